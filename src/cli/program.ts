@@ -1,0 +1,18 @@
+import { Command } from 'commander'
+import { registerMigrate } from './commands/migrate'
+import { registerServe } from './commands/serve'
+import { registerUser } from './commands/user'
+import { registerVersion } from './commands/version'
+
+/** `balcao <noun> <verb>`: the operator's terminal, a thin shell over the same services as the API. */
+export function buildProgram(version: string) {
+  const program = new Command('balcao')
+    .description('Balcão: a self-hosted customer-service inbox for WhatsApp')
+    .version(version, '-v, --version')
+    .showHelpAfterError()
+  registerServe(program)
+  registerMigrate(program)
+  registerUser(program)
+  registerVersion(program, version)
+  return program
+}

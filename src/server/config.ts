@@ -1,0 +1,36 @@
+import { resolve } from 'node:path'
+
+export type Config = {
+  port: number
+  host: string
+  dataDir: string
+  sandbox: boolean
+  adminEmail?: string
+  adminPassword?: string
+  /** Where the prebuilt UI lives when running from sources (the executable carries its own). */
+  webDir?: string
+}
+
+export type ServeFlags = { port?: string; host?: string; data?: string; sandbox?: boolean }
+
+function envFlag(value: string | undefined) {
+  return value === '1' || value === 'true' || value === 'yes'
+}
+
+/** Flags win over the environment, which wins over the defaults. */
+export function loadConfig(
+  flags: ServeFlags = {},
+  env: Record<string, string | undefined> = process.env,
+): Config {
+  const port = Number(flags.port ?? env.PORT ?? 8080)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`invalid port: ${flags.port ?? env.PORT}`)
+  return {
+    port,
+    host: flags.host ?? env.HOST ?? '127.0.0.1',
+    dataDir: resolve(flags.data ?? env.BALCAO_DATA_DIR ?? './data'),
+    sandbox: flags.sandbox ?? envFlag(env.BALCAO_SANDBOX),
+    adminEmail: env.BALCAO_ADMIN_EMAIL || undefined,
+    adminPassword: env.BALCAO_ADMIN_PASSWORD || undefined,
+  }
+}

@@ -1,0 +1,59 @@
+import { count } from 'drizzle-orm'
+import type { Deps } from '../context'
+import { transact } from '../context'
+import { ensureDefaultSettings } from '../modules/settings/service'
+import { hashPassword, insertUser } from '../modules/users/service'
+import { companies, plans } from './schema'
+
+export const PLATFORM_COMPANY_NAME = 'Balcão'
+export const DEFAULT_ADMIN_EMAIL = 'admin@balcao.local'
+
+export type BootstrapResult =
+  | { created: false }
+  | { created: true; email: string; generatedPassword: string | null; companyId: number }
+
+/** A readable random password: 16 characters from an unambiguous alphabet. */
+export function generatePassword(length = 16) {
+  const alphabet = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+  const bytes = crypto.getRandomValues(new Uint8Array(length))
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('')
+}
+
+/**
+ * First start on an empty database: the platform company, a default plan with every flag on, the default
+ * settings and the super admin. The password comes from the environment or is generated and returned,
+ * to be printed once. Nothing happens on a database that already has a company.
+ */
+export async function bootstrap(
+  deps: Deps,
+  admin: { email?: string; password?: string } = {},
+): Promise<BootstrapResult> {
+  if ((deps.db.select({ n: count() }).from(companies).get()?.n ?? 0) > 0) return { created: false }
+  const email = (admin.email ?? DEFAULT_ADMIN_EMAIL).trim().toLowerCase()
+  const generatedPassword = admin.password ? null : generatePassword()
+  const passwordHash = await hashPassword(admin.password ?? generatedPassword!)
+  const now = deps.clock.now()
+  const companyId = transact(deps, (tx) => {
+    const plan = tx
+      .insert(plans)
+      .values({ name: 'Plano Padrão', createdAt: now, updatedAt: now })
+      .returning()
+      .get()
+    const company = tx
+      .insert(companies)
+      .values({
+        name: PLATFORM_COMPANY_NAME,
+        email,
+        planId: plan.id,
+        dueDate: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    ensureDefaultSettings(tx, company.id, now)
+    insertUser(tx, company.id, { name: 'Admin', email, profile: 'admin', super: true, passwordHash }, now)
+    return company.id
+  })
+  return { created: true, email, generatedPassword, companyId }
+}

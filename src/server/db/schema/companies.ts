@@ -1,0 +1,40 @@
+import { integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import type { Recurrence } from '../../../shared/plans'
+import { timestamps } from './columns'
+import { plans } from './plans'
+
+export const companies = sqliteTable(
+  'companies',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => plans.id),
+    status: integer('status', { mode: 'boolean' }).notNull().default(true),
+    /** YYYY-MM-DD; null never expires (the platform company). */
+    dueDate: text('due_date'),
+    recurrence: text('recurrence').$type<Recurrence>().notNull().default('MENSAL'),
+    document: text('document'),
+    lastLogin: integer('last_login'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('companies_name_unique').on(t.name)],
+)
+
+export const settings = sqliteTable(
+  'settings',
+  {
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('settings_company_key').on(t.companyId, t.key)],
+)
+
+export type CompanyRow = typeof companies.$inferSelect

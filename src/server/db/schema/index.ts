@@ -1,0 +1,4 @@
+export * from './companies'
+export * from './plans'
+export * from './queues'
+export * from './users'

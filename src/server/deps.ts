@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import pkg from '../../package.json'
+import { type Clock, systemClock } from './clock'
+import type { Deps } from './context'
+import { openDatabase } from './db/client'
+import { runMigrations } from './db/migrate'
+import { createLogger, type Logger } from './logger'
+import { Hub } from './realtime/hub'
+import { loadOrCreateSecrets } from './secrets'
+
+export const VERSION: string = pkg.version
+
+/** Opens the data folder (creating it), migrates the database and assembles the deps. */
+export function openDataDir(
+  dataDir: string,
+  options: { sandbox?: boolean; clock?: Clock; log?: Logger; trustProxy?: boolean } = {},
+): Deps {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  mkdirSync(join(dataDir, 'media'), { recursive: true })
+  const { db, sqlite } = openDatabase(join(dataDir, 'balcao.db'))
+  runMigrations(db)
+  return {
+    db,
+    sqlite,
+    clock: options.clock ?? systemClock,
+    hub: new Hub(),
+    secrets: loadOrCreateSecrets(dataDir),
+    log: options.log ?? createLogger(),
+    version: VERSION,
+    sandbox: options.sandbox ?? false,
+    trustProxy: options.trustProxy ?? process.env.BALCAO_TRUST_PROXY === '1',
+  }
+}

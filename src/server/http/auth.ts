@@ -1,0 +1,81 @@
+import type { MiddlewareHandler } from 'hono'
+import { AppError } from '../../shared/errors'
+import { isAdmin } from '../../shared/permissions'
+import { type PlanFlag, planAllows } from '../../shared/plans'
+import type { Actor, Ctx, Deps } from '../context'
+import { verifyAccessToken } from '../modules/auth/tokens'
+import type { AppEnv } from './env'
+
+type ActorRow = {
+  id: number
+  companyId: number
+  profile: Actor['profile']
+  super: number
+  revokedAt: number | null
+}
+
+/**
+ * Resolves a token to the acting user. The user and the session are read on every request, so a
+ * deleted user, a demoted admin or a signed-out session lose access at once, not when the token expires.
+ */
+export async function authenticate(deps: Deps, token: string | undefined | null): Promise<Actor> {
+  const claims = await verifyAccessToken(deps, token)
+  const row = deps.sqlite
+    .query<ActorRow, [string, number]>(
+      `SELECT u.id, u.company_id AS companyId, u.profile, u.super, s.revoked_at AS revokedAt
+         FROM user_sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.id = ? AND u.id = ?`,
+    )
+    .get(claims.sid, claims.sub)
+  if (!row || row.revokedAt != null) throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
+  return {
+    userId: row.id,
+    companyId: row.companyId,
+    profile: row.profile,
+    super: !!row.super,
+    sessionId: claims.sid,
+  }
+}
+
+export function bearer(header: string | undefined) {
+  const match = header?.match(/^Bearer\s+(.+)$/i)
+  return match?.[1]
+}
+
+export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set('actor', await authenticate(c.get('deps'), bearer(c.req.header('authorization'))))
+  await next()
+}
+
+export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!isAdmin(c.get('actor'))) throw new AppError('ERR_NO_PERMISSION', 'Only admins can do this')
+  await next()
+}
+
+export const requireSuper: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.get('actor').super)
+    throw new AppError('ERR_NO_PERMISSION', 'Only the platform administrator can do this')
+  await next()
+}
+
+/** Gates a whole area on a plan flag, on the server, whatever the menu shows. */
+export function requirePlanFeature(flag: PlanFlag): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { sqlite } = c.get('deps')
+    const plan = sqlite
+      .query<Record<string, number>, [number]>(
+        `SELECT p.* FROM companies c JOIN plans p ON p.id = c.plan_id WHERE c.id = ?`,
+      )
+      .get(c.get('actor').companyId)
+    const column = flag.replace(/[A-Z]/g, (l) => `_${l.toLowerCase()}`)
+    if (!plan || !planAllows({ [flag]: plan[column] !== 0 }, flag)) {
+      throw new AppError('ERR_PLAN_FEATURE_DISABLED', `The company's plan does not include ${flag}`, { flag })
+    }
+    await next()
+  }
+}
+
+/** The service context for the current request. */
+export function ctxOf(c: { get(key: 'deps'): Deps; get(key: 'actor'): Actor }): Ctx {
+  return { ...c.get('deps'), actor: c.get('actor') }
+}

@@ -1,0 +1,177 @@
+import { describe, expect, test } from 'bun:test'
+import { createHarness, PASSWORD } from '../../test/harness'
+
+describe('POST /auth/login', () => {
+  test('answers a token and the session user with company, settings, plan and queues', async () => {
+    const h = await createHarness()
+    const queue = h.makeQueue(h.a.id, { name: 'Suporte' })
+    h.addToQueue(h.a.attendantId, queue.id)
+    const res = await h.call('POST', '/auth/login', { body: { email: h.a.attendant, password: PASSWORD } })
+    expect(res.status).toBe(200)
+    expect(typeof res.body.token).toBe('string')
+    expect(res.body.user).toMatchObject({
+      id: h.a.attendantId,
+      email: h.a.attendant,
+      profile: 'user',
+      companyId: h.a.id,
+      queues: [{ id: queue.id, name: 'Suporte' }],
+      company: { id: h.a.id, name: 'Alpha', dueDate: '2027-12-31' },
+    })
+    expect(res.body.user.company.settings).toContainEqual({ key: 'sendGreetingAccepted', value: 'disabled' })
+    expect(res.body.user.company.plan.useKanban).toBe(true)
+    expect(res.body.user.passwordHash).toBeUndefined()
+    const cookie = res.headers.get('set-cookie') ?? ''
+    expect(cookie).toContain('jrt=')
+    expect(cookie).toContain('HttpOnly')
+    expect(cookie).toContain('Path=/api/auth')
+  })
+
+  test('is case-insensitive on the e-mail', async () => {
+    const h = await createHarness()
+    const res = await h.call('POST', '/auth/login', {
+      body: { email: ' ADMIN@alpha.test ', password: PASSWORD },
+    })
+    expect(res.status).toBe(200)
+  })
+
+  test('wrong password and unknown e-mail both answer 401 ERR_INVALID_CREDENTIALS', async () => {
+    const h = await createHarness()
+    for (const body of [
+      { email: h.a.admin, password: 'wrong-password' },
+      { email: 'nobody@nowhere.test', password: PASSWORD },
+    ]) {
+      const res = await h.call('POST', '/auth/login', { body })
+      expect(res.status).toBe(401)
+      expect(res.body.error).toBe('ERR_INVALID_CREDENTIALS')
+    }
+  })
+
+  test('a missing field answers 400 naming it', async () => {
+    const h = await createHarness()
+    const res = await h.call('POST', '/auth/login', { body: { email: h.a.admin } })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toBe('ERR_VALIDATION')
+    expect(res.body.fields.map((f: { field: string }) => f.field)).toContain('password')
+    const notJson = await h.call('POST', '/auth/login', {
+      body: '{nope',
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(notJson.status).toBe(400)
+  })
+
+  test('repeated failures are throttled with 429 and Retry-After, then allowed after the window', async () => {
+    const h = await createHarness()
+    const attempt = (password: string) =>
+      h.call('POST', '/auth/login', {
+        body: { email: h.a.admin, password },
+        headers: { 'x-forwarded-for': '10.0.0.9' },
+      })
+    for (let i = 0; i < 5; i++) expect((await attempt('wrong')).status).toBe(401)
+    const blocked = await attempt(PASSWORD)
+    expect(blocked.status).toBe(429)
+    expect(blocked.body.error).toBe('ERR_TOO_MANY_ATTEMPTS')
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0)
+    // Another address is not blocked for the same account.
+    const other = await h.call('POST', '/auth/login', {
+      body: { email: h.a.admin, password: PASSWORD },
+      headers: { 'x-forwarded-for': '10.0.0.10' },
+    })
+    expect(other.status).toBe(200)
+    h.clock.advance(15 * 60 * 1000 + 1)
+    expect((await attempt(PASSWORD)).status).toBe(200)
+  })
+
+  test('a company past its due date cannot sign in: 402 with the date', async () => {
+    const h = await createHarness()
+    const expired = h.makeCompany('Gamma', { dueDate: '2026-11-20' })
+    const user = h.makeUser(expired.id, { profile: 'admin' })
+    const res = await h.call('POST', '/auth/login', { body: { email: user.email, password: PASSWORD } })
+    expect(res.status).toBe(402)
+    expect(res.body.error).toBe('ERR_SUBSCRIPTION_EXPIRED')
+    expect(res.body.details.dueDate).toBe('2026-11-20')
+  })
+
+  test('the due date itself is still a valid day', async () => {
+    const h = await createHarness()
+    const company = h.makeCompany('Delta', { dueDate: '2026-11-21' })
+    const user = h.makeUser(company.id)
+    expect(
+      (await h.call('POST', '/auth/login', { body: { email: user.email, password: PASSWORD } })).status,
+    ).toBe(200)
+  })
+
+  test('an inactive company cannot sign in', async () => {
+    const h = await createHarness()
+    const company = h.makeCompany('Epsilon', { status: false })
+    const user = h.makeUser(company.id)
+    const res = await h.call('POST', '/auth/login', { body: { email: user.email, password: PASSWORD } })
+    expect(res.status).toBe(403)
+    expect(res.body.error).toBe('ERR_COMPANY_INACTIVE')
+  })
+})
+
+describe('tokens', () => {
+  test('no token and a forged token answer 401; an expired token answers 403 ERR_SESSION_EXPIRED', async () => {
+    const h = await createHarness()
+    expect((await h.call('GET', '/auth/me')).status).toBe(401)
+    const forged = await h.call('GET', '/auth/me', { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjF9.abc' })
+    expect(forged.status).toBe(401)
+    expect(forged.body.error).toBe('ERR_INVALID_TOKEN')
+    const token = await h.login(h.a.admin)
+    expect((await h.call('GET', '/auth/me', { token })).status).toBe(200)
+    h.clock.advance(15 * 60 * 1000)
+    const expired = await h.call('GET', '/auth/me', { token })
+    expect(expired.status).toBe(403)
+    expect(expired.body.error).toBe('ERR_SESSION_EXPIRED')
+  })
+
+  test('refresh_token exchanges the cookie for a new access token and rotates the cookie', async () => {
+    const h = await createHarness()
+    const login = await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: PASSWORD } })
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
+    h.clock.advance(20 * 60 * 1000)
+    const refreshed = await h.call('POST', '/auth/refresh_token', { headers: { cookie } })
+    expect(refreshed.status).toBe(200)
+    expect(refreshed.body.user.id).toBe(h.a.adminId)
+    expect((await h.call('GET', '/auth/me', { token: refreshed.body.token })).status).toBe(200)
+    const rotated = (refreshed.headers.get('set-cookie') ?? '').split(';')[0]!
+    expect(rotated).not.toBe(cookie)
+    // The old refresh token was replaced: it no longer works.
+    expect((await h.call('POST', '/auth/refresh_token', { headers: { cookie } })).status).toBe(401)
+    expect((await h.call('POST', '/auth/refresh_token')).status).toBe(401)
+  })
+
+  test('logout ends the session: the access token and the refresh cookie stop working', async () => {
+    const h = await createHarness()
+    const login = await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: PASSWORD } })
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
+    const token = login.body.token
+    const out = await h.call('DELETE', '/auth/logout', { token, headers: { cookie } })
+    expect(out.status).toBe(204)
+    expect(out.headers.get('set-cookie')).toContain('jrt=;')
+    expect((await h.call('GET', '/auth/me', { token })).status).toBe(401)
+    expect((await h.call('POST', '/auth/refresh_token', { headers: { cookie } })).status).toBe(401)
+  })
+
+  test('a new sign-in ends the older session and tells it on the auth channel', async () => {
+    const h = await createHarness()
+    const events = h.recordEvents()
+    const first = await h.login(h.a.admin)
+    const second = await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: PASSWORD } })
+    expect((await h.call('GET', '/auth/me', { token: first })).status).toBe(401)
+    expect((await h.call('GET', '/auth/me', { token: second.body.token })).status).toBe(200)
+    const auth = events.filter((e) => e.event === `company-${h.a.id}-auth`)
+    expect(auth).toHaveLength(2)
+    expect(auth[1]!.room).toBe(`company:${h.a.id}:user:${h.a.adminId}`)
+    expect(auth[1]!.data).toMatchObject({ action: 'update', user: { id: h.a.adminId } })
+  })
+
+  test('a deleted user loses access at once', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const attendant = await h.as(h.a.attendant)
+    expect((await attendant.get('/auth/me')).status).toBe(200)
+    expect((await admin.del(`/users/${h.a.attendantId}`)).status).toBe(200)
+    expect((await attendant.get('/auth/me')).status).toBe(401)
+  })
+})

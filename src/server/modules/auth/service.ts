@@ -1,0 +1,184 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import type { LoginResponse, SessionUser } from '../../../shared/api'
+import { AppError } from '../../../shared/errors'
+import { isoDate } from '../../clock'
+import type { Deps } from '../../context'
+import { transact } from '../../context'
+import { companies, plans, type UserRow, userSessions, users } from '../../db/schema'
+import { channel, rooms } from '../../realtime/rooms'
+import { toPlanDto } from '../plans/service'
+import { companySettings } from '../settings/service'
+import { userDto } from '../users/service'
+import type { LoginThrottle } from './throttle'
+import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_MS, signAccessToken } from './tokens'
+
+/** Verifying against this when the e-mail is unknown keeps both answers equally slow. */
+const unknownUserHash = Bun.password.hash(crypto.randomUUID(), { algorithm: 'argon2id' })
+
+export type Issued = LoginResponse & { refreshToken: string; sessionId: string }
+
+export function sessionUser(deps: Deps, user: UserRow): SessionUser {
+  const row = deps.db
+    .select({ company: companies, plan: plans })
+    .from(companies)
+    .leftJoin(plans, eq(plans.id, companies.planId))
+    .where(eq(companies.id, user.companyId))
+    .get()
+  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND', 'Company not found')
+  return {
+    ...userDto(deps.db, user),
+    company: {
+      id: row.company.id,
+      name: row.company.name,
+      dueDate: row.company.dueDate,
+      settings: companySettings(deps.db, row.company.id),
+      plan: row.plan ? toPlanDto(row.plan) : null,
+    },
+  }
+}
+
+/** A company may be used while active and until the end of its due date. */
+function assertCompanyUsable(deps: Deps, companyId: number) {
+  const company = deps.db.select().from(companies).where(eq(companies.id, companyId)).get()
+  if (!company) throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password')
+  if (!company.status)
+    throw new AppError('ERR_COMPANY_INACTIVE', 'This company is inactive. Contact support.')
+  if (company.dueDate && company.dueDate < isoDate(deps.clock.now())) {
+    throw new AppError('ERR_SUBSCRIPTION_EXPIRED', `The subscription expired on ${company.dueDate}`, {
+      dueDate: company.dueDate,
+    })
+  }
+}
+
+async function issue(deps: Deps, user: UserRow, sessionId: string, refreshToken: string): Promise<Issued> {
+  const token = await signAccessToken(deps, {
+    sub: user.id,
+    cid: user.companyId,
+    sid: sessionId,
+    profile: user.profile,
+    super: user.super,
+  })
+  return { token, user: sessionUser(deps, user), refreshToken, sessionId }
+}
+
+export async function login(
+  deps: Deps,
+  throttle: LoginThrottle,
+  input: { email: string; password: string; address: string; userAgent?: string },
+): Promise<Issued> {
+  const wait = throttle.retryAfter(input.address, input.email)
+  if (wait > 0) {
+    throw new AppError('ERR_TOO_MANY_ATTEMPTS', 'Too many failed attempts. Try again later.', {
+      retryAfter: wait,
+    })
+  }
+  const user = deps.db.select().from(users).where(eq(users.email, input.email)).get()
+  const valid = await Bun.password.verify(input.password, user?.passwordHash ?? (await unknownUserHash))
+  if (!user || !valid) {
+    throttle.fail(input.address, input.email)
+    throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password')
+  }
+  throttle.succeed(input.address, input.email)
+  assertCompanyUsable(deps, user.companyId)
+
+  const sessionId = crypto.randomUUID()
+  const refreshToken = newRefreshToken()
+  const now = deps.clock.now()
+  transact(deps, (tx, events) => {
+    // One browser session per user: signing in elsewhere ends the others and tells them, live; their
+    // sockets close a moment later, once the message has reached them.
+    const ended = tx
+      .select({ id: userSessions.id })
+      .from(userSessions)
+      .where(and(eq(userSessions.userId, user.id), isNull(userSessions.revokedAt)))
+      .all()
+    events.afterCommit(() => {
+      if (ended.length === 0) return
+      setTimeout(() => {
+        for (const { id } of ended) deps.hub.disconnectSession(id, 'signed in elsewhere')
+      }, 1000).unref?.()
+    })
+    tx.update(userSessions)
+      .set({ revokedAt: now })
+      .where(and(eq(userSessions.userId, user.id), isNull(userSessions.revokedAt)))
+      .run()
+    tx.insert(userSessions)
+      .values({
+        id: sessionId,
+        userId: user.id,
+        refreshTokenHash: hashToken(refreshToken),
+        userAgent: input.userAgent?.slice(0, 300) ?? null,
+        createdAt: now,
+        lastUsedAt: now,
+        expiresAt: now + REFRESH_TOKEN_TTL_MS,
+      })
+      .run()
+    tx.update(companies).set({ lastLogin: now }).where(eq(companies.id, user.companyId)).run()
+    events.publish(rooms.user(user.companyId, user.id), channel(user.companyId, 'auth'), {
+      action: 'update',
+      user: { id: user.id },
+      sessionId,
+    })
+  })
+  return issue(deps, user, sessionId, refreshToken)
+}
+
+/** Exchanges a refresh token for a new access token, rotating the refresh token. */
+export async function refresh(deps: Deps, refreshToken: string | undefined): Promise<Issued> {
+  if (!refreshToken) throw new AppError('ERR_NO_TOKEN', 'Sign in first')
+  const now = deps.clock.now()
+  const session = deps.db
+    .select()
+    .from(userSessions)
+    .where(eq(userSessions.refreshTokenHash, hashToken(refreshToken)))
+    .get()
+  if (!session || session.revokedAt != null || session.expiresAt <= now) {
+    throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
+  }
+  const user = deps.db.select().from(users).where(eq(users.id, session.userId)).get()
+  if (!user) throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
+  assertCompanyUsable(deps, user.companyId)
+  const rotated = newRefreshToken()
+  deps.db
+    .update(userSessions)
+    .set({ refreshTokenHash: hashToken(rotated), lastUsedAt: now, expiresAt: now + REFRESH_TOKEN_TTL_MS })
+    .where(eq(userSessions.id, session.id))
+    .run()
+  return issue(deps, user, session.id, rotated)
+}
+
+export function logout(deps: Deps, by: { sessionId?: string; refreshToken?: string }) {
+  const now = deps.clock.now()
+  if (by.sessionId) {
+    deps.db.update(userSessions).set({ revokedAt: now }).where(eq(userSessions.id, by.sessionId)).run()
+    deps.hub.disconnectSession(by.sessionId, 'signed out')
+  }
+  if (by.refreshToken) {
+    deps.db
+      .update(userSessions)
+      .set({ revokedAt: now })
+      .where(eq(userSessions.refreshTokenHash, hashToken(by.refreshToken)))
+      .run()
+  }
+}
+
+export function me(deps: Deps, userId: number): SessionUser {
+  const user = deps.db.select().from(users).where(eq(users.id, userId)).get()
+  if (!user) throw new AppError('ERR_NO_USER_FOUND', 'User not found')
+  return sessionUser(deps, user)
+}
+
+/** Marks a user online (the client says so every 5 minutes) or offline when their last socket closes. */
+export function setOnline(deps: Deps, userId: number, online: boolean) {
+  const user = deps.db.select().from(users).where(eq(users.id, userId)).get()
+  if (!user) return
+  const now = deps.clock.now()
+  const changed = user.online !== online
+  deps.db.update(users).set({ online, lastSeenAt: now }).where(eq(users.id, userId)).run()
+  if (changed) {
+    deps.hub.publish(rooms.company(user.companyId), channel(user.companyId, 'user'), {
+      action: 'update',
+      user: userDto(deps.db, { ...user, online }),
+    })
+  }
+}

@@ -1,0 +1,57 @@
+import { sign, verify } from 'hono/jwt'
+import { AppError } from '../../../shared/errors'
+import type { Actor, Deps } from '../../context'
+
+export const ACCESS_TOKEN_TTL_MS = 15 * 60 * 1000
+export const REFRESH_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000
+
+export type AccessClaims = {
+  sub: number
+  cid: number
+  sid: string
+  profile: Actor['profile']
+  super: boolean
+}
+
+export async function signAccessToken(deps: Deps, claims: AccessClaims) {
+  const iat = Math.floor(deps.clock.now() / 1000)
+  return sign({ ...claims, iat, exp: iat + ACCESS_TOKEN_TTL_MS / 1000 }, deps.secrets.jwtSecret, 'HS256')
+}
+
+/**
+ * Verifies the signature with the secret and the expiry with the injected clock.
+ * Missing or forged: 401; expired: 403 ERR_SESSION_EXPIRED (the client refreshes and retries once).
+ */
+export async function verifyAccessToken(deps: Deps, token: string | undefined | null): Promise<AccessClaims> {
+  if (!token) throw new AppError('ERR_NO_TOKEN', 'Sign in first')
+  let payload: Record<string, unknown>
+  try {
+    payload = await verify(token, deps.secrets.jwtSecret, {
+      alg: 'HS256',
+      exp: false,
+      nbf: false,
+      iat: false,
+    })
+  } catch {
+    throw new AppError('ERR_INVALID_TOKEN', 'Invalid session token')
+  }
+  const { sub, cid, sid, exp } = payload
+  if (
+    typeof sub !== 'number' ||
+    typeof cid !== 'number' ||
+    typeof sid !== 'string' ||
+    typeof exp !== 'number'
+  ) {
+    throw new AppError('ERR_INVALID_TOKEN', 'Invalid session token')
+  }
+  if (exp * 1000 <= deps.clock.now()) throw new AppError('ERR_SESSION_EXPIRED', 'Session expired')
+  return payload as unknown as AccessClaims
+}
+
+export function newRefreshToken() {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
+}
+
+export function hashToken(token: string) {
+  return new Bun.CryptoHasher('sha256').update(token).digest('hex')
+}

@@ -1,0 +1,27 @@
+import { Hono } from 'hono'
+import { pageQuery } from '../../../shared/schemas/common'
+import { createCompanyBody, updateCompanyBody } from '../../../shared/schemas/companies'
+import { ctxOf, requireAuth, requireSuper } from '../../http/auth'
+import type { AppEnv } from '../../http/env'
+import { parse, parseBody, pathId } from '../../http/validate'
+import {
+  createCompany,
+  deleteCompany,
+  getCompany,
+  listAllCompanies,
+  listCompanies,
+  updateCompany,
+} from './service'
+
+/** Companies are managed by the platform's super user only. */
+export const companiesRoutes = new Hono<AppEnv>()
+  .use(requireAuth, requireSuper)
+  .get('/', (c) => c.json(listCompanies(ctxOf(c), parse(pageQuery, c.req.query()))))
+  .get('/list', (c) => c.json(listAllCompanies(ctxOf(c))))
+  .get('/:id', (c) => c.json(getCompany(ctxOf(c), pathId(c))))
+  .post('/', async (c) => c.json(await createCompany(ctxOf(c), await parseBody(c, createCompanyBody)), 201))
+  .put('/:id', async (c) => c.json(updateCompany(ctxOf(c), pathId(c), await parseBody(c, updateCompanyBody))))
+  .delete('/:id', (c) => {
+    deleteCompany(ctxOf(c), pathId(c))
+    return c.json({ message: 'Company deleted' })
+  })

@@ -1,0 +1,145 @@
+import { asc, count, eq } from 'drizzle-orm'
+import type { CompanyDto, Paged } from '../../../shared/api'
+import { AppError } from '../../../shared/errors'
+import type { CreateCompanyInput, UpdateCompanyInput } from '../../../shared/schemas/companies'
+import { isoTime } from '../../clock'
+import type { Ctx } from '../../context'
+import { transact } from '../../context'
+import type { DB } from '../../db/client'
+import { type CompanyRow, companies, plans, users } from '../../db/schema'
+import { contains } from '../../db/search'
+import { fieldError } from '../../http/validate'
+import { getPlanRow } from '../plans/service'
+import { ensureDefaultSettings } from '../settings/service'
+import { hashPassword, insertUser } from '../users/service'
+
+export const COMPANIES_PAGE_SIZE = 20
+
+export function toCompanyDto(row: CompanyRow, plan: { id: number; name: string } | null): CompanyDto {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    planId: row.planId,
+    plan,
+    status: row.status,
+    dueDate: row.dueDate,
+    recurrence: row.recurrence,
+    document: row.document,
+    lastLogin: isoTime(row.lastLogin),
+    createdAt: isoTime(row.createdAt)!,
+    updatedAt: isoTime(row.updatedAt)!,
+  }
+}
+
+function companiesWithPlans(db: DB) {
+  return db
+    .select({ company: companies, plan: { id: plans.id, name: plans.name } })
+    .from(companies)
+    .leftJoin(plans, eq(plans.id, companies.planId))
+}
+
+export function getCompanyRow(db: DB, companyId: number): CompanyRow {
+  const row = db.select().from(companies).where(eq(companies.id, companyId)).get()
+  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND', 'Company not found')
+  return row
+}
+
+export function listCompanies(
+  ctx: Ctx,
+  query: { searchParam?: string; pageNumber?: number },
+): Paged<'companies', CompanyDto> {
+  const page = query.pageNumber ?? 1
+  const term = query.searchParam?.trim()
+  const where = term ? contains(companies.name, term) : undefined
+  const total = ctx.db.select({ n: count() }).from(companies).where(where).get()?.n ?? 0
+  const rows = companiesWithPlans(ctx.db)
+    .where(where)
+    .orderBy(asc(companies.name))
+    .limit(COMPANIES_PAGE_SIZE)
+    .offset((page - 1) * COMPANIES_PAGE_SIZE)
+    .all()
+  return {
+    companies: rows.map((r) => toCompanyDto(r.company, r.plan)),
+    count: total,
+    hasMore: page * COMPANIES_PAGE_SIZE < total,
+  }
+}
+
+export function listAllCompanies(ctx: Ctx): CompanyDto[] {
+  return companiesWithPlans(ctx.db)
+    .orderBy(asc(companies.name))
+    .all()
+    .map((r) => toCompanyDto(r.company, r.plan))
+}
+
+export function getCompany(ctx: Ctx, companyId: number): CompanyDto {
+  const row = companiesWithPlans(ctx.db).where(eq(companies.id, companyId)).get()
+  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND', 'Company not found')
+  return toCompanyDto(row.company, row.plan)
+}
+
+function assertNameFree(db: DB, name: string, exceptId?: number) {
+  const other = db.select({ id: companies.id }).from(companies).where(eq(companies.name, name)).get()
+  if (other && other.id !== exceptId)
+    throw fieldError('name', 'Another company has this name', 'ERR_COMPANY_NAME_ALREADY_EXISTS')
+}
+
+/** Creates a company with its default settings and its first admin (the company's e-mail and password). */
+export async function createCompany(ctx: Ctx, input: CreateCompanyInput): Promise<CompanyDto> {
+  const passwordHash = await hashPassword(input.password)
+  const { password: _password, ...fields } = input
+  const id = transact(ctx, (tx) => {
+    getPlanRow(tx, input.planId)
+    assertNameFree(tx, input.name)
+    if (tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get()) {
+      throw fieldError('email', 'A user already has this e-mail', 'ERR_EMAIL_ALREADY_EXISTS')
+    }
+    const now = ctx.clock.now()
+    const company = tx
+      .insert(companies)
+      .values({ ...fields, dueDate: fields.dueDate ?? null, createdAt: now, updatedAt: now })
+      .returning()
+      .get()
+    ensureDefaultSettings(tx, company.id, now)
+    insertUser(
+      tx,
+      company.id,
+      { name: input.name.slice(0, 50), email: input.email, profile: 'admin', passwordHash },
+      now,
+    )
+    return company.id
+  })
+  return getCompany(ctx, id)
+}
+
+export function updateCompany(ctx: Ctx, companyId: number, input: UpdateCompanyInput): CompanyDto {
+  transact(ctx, (tx) => {
+    getCompanyRow(tx, companyId)
+    if (input.name) assertNameFree(tx, input.name, companyId)
+    if (input.planId) getPlanRow(tx, input.planId)
+    if (companyId === ctx.actor.companyId && input.status === false) {
+      throw fieldError('status', 'The platform company cannot be deactivated')
+    }
+    tx.update(companies)
+      .set({ ...input, updatedAt: ctx.clock.now() })
+      .where(eq(companies.id, companyId))
+      .run()
+  })
+  return getCompany(ctx, companyId)
+}
+
+export function deleteCompany(ctx: Ctx, companyId: number) {
+  if (companyId === ctx.actor.companyId) {
+    throw new AppError('ERR_CANNOT_DELETE_PLATFORM_COMPANY', 'The platform company cannot be deleted')
+  }
+  const members = ctx.db.select({ id: users.id }).from(users).where(eq(users.companyId, companyId)).all()
+  transact(ctx, (tx, events) => {
+    getCompanyRow(tx, companyId)
+    tx.delete(companies).where(eq(companies.id, companyId)).run()
+    events.afterCommit(() => {
+      for (const { id } of members) ctx.hub.disconnectUser(id, 'company deleted')
+    })
+  })
+}

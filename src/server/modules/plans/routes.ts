@@ -1,0 +1,20 @@
+import { Hono } from 'hono'
+import { pageQuery } from '../../../shared/schemas/common'
+import { planBody } from '../../../shared/schemas/companies'
+import { ctxOf, requireAuth, requireSuper } from '../../http/auth'
+import type { AppEnv } from '../../http/env'
+import { parse, parseBody, pathId } from '../../http/validate'
+import { createPlan, deletePlan, getPlan, listPlans, listPublicPlans, updatePlan } from './service'
+
+export const plansRoutes = new Hono<AppEnv>()
+  .get('/list', (c) => c.json(listPublicPlans(c.get('deps'))))
+  .use(requireAuth, requireSuper)
+  .get('/all', (c) => c.json(listPublicPlans(c.get('deps'))))
+  .get('/', (c) => c.json(listPlans(ctxOf(c), parse(pageQuery, c.req.query()))))
+  .get('/:id', (c) => c.json(getPlan(ctxOf(c), pathId(c))))
+  .post('/', async (c) => c.json(createPlan(ctxOf(c), await parseBody(c, planBody)), 201))
+  .put('/:id', async (c) => c.json(updatePlan(ctxOf(c), pathId(c), await parseBody(c, planBody))))
+  .delete('/:id', (c) => {
+    deletePlan(ctxOf(c), pathId(c))
+    return c.json({ message: 'Plan deleted' })
+  })

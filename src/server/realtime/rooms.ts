@@ -1,0 +1,11 @@
+/** Rooms a live socket can be in. A listener is only ever subscribed to rooms it may see. */
+export const rooms = {
+  company: (companyId: number) => `company:${companyId}`,
+  admins: (companyId: number) => `company:${companyId}:admins`,
+  queue: (companyId: number, queueId: number) => `company:${companyId}:queue:${queueId}`,
+  user: (companyId: number, userId: number) => `company:${companyId}:user:${userId}`,
+  ticket: (companyId: number, ticketId: number) => `company:${companyId}:ticket:${ticketId}`,
+}
+
+/** Event names as the spec's channels: `company-{id}-user`, `company-{id}-queue`, ... */
+export const channel = (companyId: number, name: string) => `company-${companyId}-${name}`

@@ -1,0 +1,25 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** Keys created on first start and kept in the data folder (mode 600); never defaults in code. */
+export type Secrets = { jwtSecret: string; urlSigningKey: string }
+
+function randomKey() {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(48))).toString('base64url')
+}
+
+export function generateSecrets(): Secrets {
+  return { jwtSecret: randomKey(), urlSigningKey: randomKey() }
+}
+
+export function loadOrCreateSecrets(dataDir: string): Secrets {
+  const file = join(dataDir, 'secrets.json')
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>
+    if (stored.jwtSecret && stored.urlSigningKey) return stored as Secrets
+  }
+  const secrets = generateSecrets()
+  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 })
+  chmodSync(file, 0o600)
+  return secrets
+}

@@ -1,0 +1,192 @@
+import { createApp } from '../app'
+import { ManualClock } from '../clock'
+import type { Deps } from '../context'
+import { openDatabase } from '../db/client'
+import { runMigrations } from '../db/migrate'
+import { companies, plans, queues, userQueues, users } from '../db/schema'
+import { silentLogger } from '../logger'
+import { ensureDefaultSettings } from '../modules/settings/service'
+import { Hub, type LiveEvent } from '../realtime/hub'
+import { generateSecrets } from '../secrets'
+
+export const PASSWORD = 'secret123'
+/** Hashing is deliberately slow: every seeded user shares one hash. */
+const passwordHash = await Bun.password.hash(PASSWORD, { algorithm: 'argon2id' })
+
+export type Seeded = { id: number; adminId: number; attendantId: number; admin: string; attendant: string }
+
+let counter = 0
+
+/**
+ * A fresh app on a migrated in-memory database with a manual clock, the platform company with its super
+ * admin, and two tenant companies (A and B), each with an admin and an attendant.
+ */
+export async function createHarness(options: { sandbox?: boolean } = {}) {
+  const { db, sqlite } = openDatabase(':memory:')
+  runMigrations(db)
+  const clock = new ManualClock(Date.parse('2026-11-21T12:00:00Z'))
+  const deps: Deps = {
+    db,
+    sqlite,
+    clock,
+    hub: new Hub(),
+    secrets: generateSecrets(),
+    log: silentLogger,
+    version: '0.0.0-test',
+    sandbox: options.sandbox ?? false,
+    trustProxy: true,
+  }
+  const app = createApp(deps)
+  const now = clock.now()
+  const plan = db
+    .insert(plans)
+    .values({ name: 'Plano Padrão', createdAt: now, updatedAt: now })
+    .returning()
+    .get()
+
+  const makeCompany = (name: string, fields: Partial<typeof companies.$inferInsert> = {}) => {
+    const company = db
+      .insert(companies)
+      .values({ name, planId: plan.id, dueDate: '2027-12-31', createdAt: now, updatedAt: now, ...fields })
+      .returning()
+      .get()
+    ensureDefaultSettings(db, company.id, now)
+    return company
+  }
+  const makeUser = (companyId: number, fields: Partial<typeof users.$inferInsert> = {}) => {
+    counter += 1
+    return db
+      .insert(users)
+      .values({
+        companyId,
+        name: `User ${counter}`,
+        email: `user${counter}@test.local`,
+        passwordHash,
+        createdAt: now,
+        updatedAt: now,
+        ...fields,
+      })
+      .returning()
+      .get()
+  }
+  const makeQueue = (companyId: number, fields: Partial<typeof queues.$inferInsert> = {}) => {
+    counter += 1
+    return db
+      .insert(queues)
+      .values({
+        companyId,
+        name: `Queue ${counter}`,
+        color: `#${(0x100000 + counter).toString(16)}`,
+        createdAt: now,
+        updatedAt: now,
+        ...fields,
+      })
+      .returning()
+      .get()
+  }
+  const addToQueue = (userId: number, queueId: number) =>
+    db.insert(userQueues).values({ userId, queueId }).run()
+
+  const seedCompany = (name: string, slug: string): Seeded => {
+    const company = makeCompany(name)
+    const admin = makeUser(company.id, {
+      name: `${name} Admin`,
+      email: `admin@${slug}.test`,
+      profile: 'admin',
+    })
+    const attendant = makeUser(company.id, { name: `${name} Attendant`, email: `agent@${slug}.test` })
+    return {
+      id: company.id,
+      adminId: admin.id,
+      attendantId: attendant.id,
+      admin: admin.email,
+      attendant: attendant.email,
+    }
+  }
+
+  const platform = makeCompany('Balcão', { dueDate: null })
+  const superAdmin = makeUser(platform.id, {
+    name: 'Root',
+    email: 'root@balcao.test',
+    profile: 'admin',
+    super: true,
+  })
+  const a = seedCompany('Alpha', 'alpha')
+  const b = seedCompany('Beta', 'beta')
+
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the API answered
+  type Answer = { status: number; body: any; headers: Headers }
+  const call = async (
+    method: string,
+    path: string,
+    init: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Answer> => {
+    const headers: Record<string, string> = { ...init.headers }
+    if (init.token) headers.authorization = `Bearer ${init.token}`
+    if (init.body !== undefined) headers['content-type'] = 'application/json'
+    const res = await app.request(`/api${path}`, {
+      method,
+      headers,
+      body:
+        init.body === undefined
+          ? undefined
+          : typeof init.body === 'string'
+            ? init.body
+            : JSON.stringify(init.body),
+    })
+    const text = await res.text()
+    let body: unknown = text
+    try {
+      body = text ? JSON.parse(text) : null
+    } catch {}
+    return { status: res.status, body, headers: res.headers }
+  }
+
+  const login = async (email: string, password = PASSWORD) => {
+    const res = await call('POST', '/auth/login', { body: { email, password } })
+    if (res.status !== 200)
+      throw new Error(`login ${email} failed: ${res.status} ${JSON.stringify(res.body)}`)
+    return res.body.token as string
+  }
+
+  /** A client bound to one user's token. */
+  const as = async (email: string) => {
+    const token = await login(email)
+    return {
+      token,
+      get: (path: string) => call('GET', path, { token }),
+      post: (path: string, body?: unknown) => call('POST', path, { token, body }),
+      put: (path: string, body?: unknown) => call('PUT', path, { token, body }),
+      del: (path: string) => call('DELETE', path, { token }),
+    }
+  }
+
+  /** Records live events published from now on. */
+  const recordEvents = () => {
+    const events: LiveEvent[] = []
+    deps.hub.tap((e) => events.push(e))
+    return events
+  }
+
+  return {
+    deps,
+    app,
+    db,
+    clock,
+    plan,
+    platform,
+    superAdmin,
+    a,
+    b,
+    call,
+    login,
+    as,
+    makeCompany,
+    makeUser,
+    makeQueue,
+    addToQueue,
+    recordEvents,
+  }
+}
+
+export type Harness = Awaited<ReturnType<typeof createHarness>>

@@ -1,0 +1,99 @@
+/**
+ * Shapes of the API's answers, shared by the server (which builds them) and the web (which reads them).
+ * Field names follow the spec: they are the contract with existing clients.
+ */
+import type { Profile } from './permissions'
+import type { PlanFlags, Recurrence } from './plans'
+
+export type SettingItem = { key: string; value: string }
+
+export type QueueRef = { id: number; name: string; color: string }
+
+export type PlanDto = PlanFlags & {
+  id: number
+  name: string
+  /** Monthly price in BRL. */
+  value: number
+  users: number
+  connections: number
+  queues: number
+  createdAt: string
+  updatedAt: string
+}
+
+export type CompanyDto = {
+  id: number
+  name: string
+  email: string | null
+  phone: string | null
+  planId: number
+  plan: { id: number; name: string } | null
+  status: boolean
+  /** YYYY-MM-DD, or null for a company that never expires (the platform's own). */
+  dueDate: string | null
+  recurrence: Recurrence
+  document: string | null
+  lastLogin: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export type WorkFlag = 'enabled' | 'disabled'
+
+export type UserDto = {
+  id: number
+  name: string
+  email: string
+  profile: Profile
+  companyId: number
+  super: boolean
+  online: boolean
+  queues: QueueRef[]
+  whatsappId: number | null
+  startWork: string
+  endWork: string
+  farewellMessage: string | null
+  allTicket: 'enable' | 'disable'
+  allowGroup: boolean
+  defaultMenu: 'open' | 'closed'
+  defaultTheme: 'light' | 'dark'
+  allHistoric: WorkFlag
+  allUserChat: WorkFlag
+  userClosePendingTicket: WorkFlag
+  showDashboard: WorkFlag
+  isTricked: WorkFlag
+  createdAt: string
+  updatedAt: string
+}
+
+/** The signed-in user, with what the shell needs about the company and its plan. */
+export type SessionUser = UserDto & {
+  company: {
+    id: number
+    name: string
+    dueDate: string | null
+    settings: SettingItem[]
+    plan: PlanDto | null
+  }
+}
+
+export type LoginResponse = { token: string; user: SessionUser }
+
+export type QueueDto = {
+  id: number
+  name: string
+  color: string
+  orderQueue: number
+  greetingMessage: string
+  outOfHoursMessage: string
+  companyId: number
+  createdAt: string
+  updatedAt: string
+}
+
+export type Paged<K extends string, T> = { [key in K]: T[] } & { count: number; hasMore: boolean }
+
+/** Frames on the live socket at /api/ws: every frame is `{ event, data }`. */
+export type LiveFrame<T = unknown> = { event: string; data: T }
+
+export type HealthResponse = { status: 'ok'; version: string; uptimeMs: number }

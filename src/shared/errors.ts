@@ -1,0 +1,86 @@
+/**
+ * The error catalogue. Services throw `AppError(code)`; the HTTP layer answers `{ error: code, message }`
+ * with the code's status, the CLI maps the same code to an exit code, the web translates the code.
+ */
+export const ERROR_STATUS = {
+  ERR_VALIDATION: 400,
+  ERR_INVALID_CREDENTIALS: 401,
+  ERR_SESSION_EXPIRED: 403,
+  ERR_NO_TOKEN: 401,
+  ERR_INVALID_TOKEN: 401,
+  ERR_SUBSCRIPTION_EXPIRED: 402,
+  ERR_COMPANY_INACTIVE: 403,
+  ERR_TOO_MANY_ATTEMPTS: 429,
+  ERR_NO_PERMISSION: 403,
+  ERR_PLAN_FEATURE_DISABLED: 403,
+  ERR_USER_LIMIT_REACHED: 403,
+  ERR_QUEUE_LIMIT_REACHED: 403,
+  ERR_CONNECTION_LIMIT_REACHED: 403,
+  ERR_USER_CREATION_DISABLED: 403,
+  ERR_NOT_FOUND: 404,
+  ERR_NO_USER_FOUND: 404,
+  ERR_NO_QUEUE_FOUND: 404,
+  ERR_NO_SETTING_FOUND: 404,
+  ERR_NO_COMPANY_FOUND: 404,
+  ERR_NO_PLAN_FOUND: 404,
+  ERR_NO_CONTACT_FOUND: 404,
+  ERR_NO_TICKET_FOUND: 404,
+  ERR_NO_WAPP_FOUND: 404,
+  ERR_NO_DEF_WAPP_FOUND: 404,
+  ERR_EMAIL_ALREADY_EXISTS: 409,
+  ERR_QUEUE_COLOR_ALREADY_EXISTS: 409,
+  ERR_QUEUE_NAME_ALREADY_EXISTS: 409,
+  ERR_COMPANY_NAME_ALREADY_EXISTS: 409,
+  ERR_PLAN_NAME_ALREADY_EXISTS: 409,
+  ERR_PLAN_IN_USE: 409,
+  ERR_CANNOT_DELETE_SELF: 409,
+  ERR_CANNOT_DELETE_PLATFORM_COMPANY: 409,
+  ERR_LAST_ADMIN: 409,
+  ERR_DUPLICATED_CONTACT: 409,
+  ERR_OTHER_OPEN_TICKET: 409,
+  ERR_NO_OTHER_WHATSAPP: 409,
+  ERR_WAPP_GREETING_REQUIRED: 400,
+  ERR_WAPP_NOT_INITIALIZED: 409,
+  ERR_WAPP_CHECK_CONTACT: 502,
+  ERR_WAPP_INVALID_CONTACT: 400,
+  ERR_WAPP_DOWNLOAD_MEDIA: 502,
+  ERR_SENDING_WAPP_MSG: 502,
+  ERR_DELETE_WAPP_MSG: 502,
+  ERR_CREATING_MESSAGE: 500,
+  ERR_CREATING_TICKET: 500,
+  ERR_FETCH_WAPP_MSG: 404,
+  ERR_OUT_OF_HOURS: 409,
+  ERR_PAYLOAD_TOO_LARGE: 413,
+  ERR_INTERNAL: 500,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+export type FieldError = { field: string; message: string }
+
+/** The body of every error answer. */
+export type ErrorBody = {
+  error: ErrorCode
+  message: string
+  fields?: FieldError[]
+  /** Extra facts a client can use, such as the due date of an expired subscription. */
+  details?: Record<string, unknown>
+}
+
+export class AppError extends Error {
+  readonly status: number
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly details?: Record<string, unknown>,
+    readonly fields?: FieldError[],
+  ) {
+    super(message ?? code)
+    this.name = 'AppError'
+    this.status = ERROR_STATUS[code]
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && value in ERROR_STATUS
+}

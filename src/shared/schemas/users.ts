@@ -1,0 +1,41 @@
+import { type } from 'arktype'
+import { email, text, time } from './common'
+
+const flag = "'enabled' | 'disabled'"
+
+const userFields = {
+  '+': 'delete',
+  'queueIds?': 'number.integer[] <= 200',
+  'whatsappId?': 'number.integer | null',
+  'startWork?': time,
+  'endWork?': time,
+  'farewellMessage?': 'string <= 1000 | null',
+  'allTicket?': "'enable' | 'disable'",
+  'allowGroup?': 'boolean',
+  'defaultMenu?': "'open' | 'closed'",
+  'defaultTheme?': "'light' | 'dark'",
+  'allHistoric?': flag,
+  'allUserChat?': flag,
+  'userClosePendingTicket?': flag,
+  'showDashboard?': flag,
+  'isTricked?': flag,
+} as const
+
+export const createUserBody = type({
+  ...userFields,
+  name: text(2, 50),
+  email,
+  profile: "'admin' | 'user'",
+  password: '5 <= string <= 50',
+})
+
+export const updateUserBody = type({
+  ...userFields,
+  'name?': text(2, 50),
+  'email?': email,
+  'profile?': "'admin' | 'user'",
+  'password?': "'' | 5 <= string <= 50",
+})
+
+export type CreateUserInput = typeof createUserBody.infer
+export type UpdateUserInput = typeof updateUserBody.infer
