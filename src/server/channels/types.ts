@@ -1,0 +1,116 @@
+/**
+ * The one interface the rest of the server knows of a messaging session. Providers (Baileys, the sandbox)
+ * implement it; the manager turns their events into domain calls. No Baileys type crosses this line.
+ */
+
+/** The spec's connection states. */
+export type SessionStatus = 'OPENING' | 'qrcode' | 'PAIRING' | 'CONNECTED' | 'DISCONNECTED' | 'TIMEOUT'
+
+/** Someone on the network: the JID we send to, and the phone number and LID when known. */
+export type ContactRef = {
+  /** What we send to: `<digits>@s.whatsapp.net`, `<digits>@lid` or `<id>@g.us`. */
+  jid: string
+  /** Phone number, digits only (E.164 without '+'), when known. */
+  pn?: string
+  lid?: string
+}
+
+/** A message on the network, as WhatsApp keys it. */
+export type MsgRef = { id: string; chatJid: string; fromMe: boolean; participant?: string }
+
+/** The spec's ack numbering: 0 pending, 1 sent, 2 delivered, 3 delivered to all, 4 read (5 played). -1 failed. */
+export type Ack = -1 | 0 | 1 | 2 | 3 | 4 | 5
+
+export type MediaKind = 'image' | 'video' | 'audio' | 'document' | 'sticker'
+
+export type InboundMedia = {
+  kind: MediaKind
+  mimetype: string
+  fileName?: string
+  caption?: string
+  seconds?: number
+  ptt?: boolean
+  size?: number
+  /** Downloads the bytes (Baileys decrypts; the sandbox reads its store). */
+  download: () => Promise<Uint8Array>
+}
+
+export type InboundMessage = {
+  t: 'message'
+  ref: MsgRef
+  /** The chat's other side (for groups: the group) and, in groups, who wrote. */
+  chat: ContactRef
+  sender: ContactRef
+  pushName?: string
+  /** Epoch ms. */
+  timestamp: number
+  isGroup: boolean
+  /** Queued by WhatsApp while we were offline (upsert type `append`), or sent from the phone. */
+  offline: boolean
+  body: string
+  media?: InboundMedia
+  quoted?: MsgRef
+  location?: { latitude: number; longitude: number; name?: string; address?: string }
+  vcards?: { displayName: string; vcard: string }[]
+  /** A decryption failure placeholder: a later message with the same id replaces it. */
+  undecryptable?: boolean
+  /** The raw provider message (Baileys: WebMessageInfo encoded with proto), for quoting and retries. */
+  raw?: Uint8Array
+}
+
+export type ChannelEvent =
+  | { t: 'qr'; qr: string; attempt: number; expiresAt: number }
+  | { t: 'pairingCode'; code: string; expiresAt: number }
+  | { t: 'status'; status: SessionStatus; reason?: number; detail?: string; retryInMs?: number; me?: ContactRef }
+  | InboundMessage
+  | { t: 'ack'; ref: MsgRef; ack: Ack; participant?: string; timestamp?: number }
+  | { t: 'edit'; ref: MsgRef; body: string; timestamp: number }
+  | { t: 'delete'; ref: MsgRef }
+  | { t: 'reaction'; target: MsgRef; emoji: string; from: ContactRef; fromMe: boolean; timestamp: number }
+  | { t: 'contact'; contact: ContactRef; name?: string; pushName?: string; pictureChanged?: boolean }
+  | { t: 'lidMapping'; lid: string; pn: string }
+
+export type ChannelEventOf<T extends ChannelEvent['t']> = Extract<ChannelEvent, { t: T }>
+
+/** What Balcão sends. One kind per call; `quoted` makes it a reply. */
+export type OutboundContent =
+  | { kind: 'text'; body: string }
+  | {
+      kind: MediaKind
+      /** Absolute path of the file to send. */
+      path: string
+      mimetype: string
+      fileName?: string
+      caption?: string
+      ptt?: boolean
+    }
+  | { kind: 'location'; latitude: number; longitude: number; name?: string; address?: string }
+  | { kind: 'contacts'; contacts: { displayName: string; vcard: string }[] }
+
+export type SendOptions = { quoted?: MsgRef }
+
+export interface ChannelSession {
+  readonly connectionId: number
+  readonly status: SessionStatus
+  /** Opens the session; emits qr / pairingCode / status. Idempotent. */
+  start(options?: { pairingPhone?: string }): Promise<void>
+  /** Closes without unlinking: credentials are kept, a later start resumes without a QR. */
+  stop(): Promise<void>
+  /** Unlinks from the phone and wipes the credentials. */
+  logout(): Promise<void>
+  /** Asks for a pairing code for this phone (digits only) instead of a QR. */
+  requestPairingCode(phone: string): Promise<string>
+  on(listener: (event: ChannelEvent) => void | Promise<void>): () => void
+  send(to: ContactRef, content: OutboundContent, options?: SendOptions): Promise<MsgRef>
+  react(target: MsgRef, emoji: string): Promise<void>
+  edit(target: MsgRef, body: string): Promise<void>
+  deleteForEveryone(target: MsgRef): Promise<void>
+  /** Forwards a message we hold (`raw` of an inbound or sent message) to someone. */
+  forward(to: ContactRef, source: MsgRef, raw: Uint8Array): Promise<MsgRef>
+  markRead(refs: MsgRef[]): Promise<void>
+  checkNumbers(phones: string[]): Promise<{ phone: string; exists: boolean; jid?: string }[]>
+  profilePictureUrl(contact: ContactRef): Promise<string | null>
+}
+
+/** Builds a session for a connection row; the manager holds one per started connection. */
+export type ChannelProvider = (connection: { id: number; companyId: number; name: string }) => ChannelSession
