@@ -1,0 +1,66 @@
+import { Navigate, Route, Routes } from 'react-router-dom'
+import { AppShell } from './components/layout/AppShell'
+import { PublicOnly, RequireAuth, RequirePermission } from './components/RouteGuards'
+import { Toaster } from './components/ui/Toast'
+import { ForgetPasswordPage } from './pages/forgetpsw/ForgetPasswordPage'
+import { LoginPage } from './pages/login/LoginPage'
+import { QueuesPage } from './pages/queues/QueuesPage'
+import { SettingsPage } from './pages/settings/SettingsPage'
+import { SignupPage } from './pages/signup/SignupPage'
+import { TicketsPage } from './pages/tickets/TicketsPage'
+import { UsersPage } from './pages/users/UsersPage'
+
+/** The routes; main.tsx wraps them in a BrowserRouter, tests in a MemoryRouter. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<PublicOnly />}>
+        <Route path="/login" element={<LoginPage />} />
+        {/* The spec's login link reads /Signup: paths match case-insensitively. */}
+        <Route path="/signup" element={<SignupPage />} />
+        <Route path="/forgetpsw" element={<ForgetPasswordPage />} />
+      </Route>
+      <Route element={<RequireAuth />}>
+        <Route element={<AppShell />}>
+          {/* The dashboard is not built yet: / leads to the tickets. */}
+          <Route index element={<Navigate to="/tickets" replace />} />
+          <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
+          <Route
+            path="/users"
+            element={
+              <RequirePermission permission="drawer-admin-items:view">
+                <UsersPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="/queues"
+            element={
+              <RequirePermission permission="drawer-admin-items:view">
+                <QueuesPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="/settings"
+            element={
+              <RequirePermission permission="drawer-admin-items:view">
+                <SettingsPage />
+              </RequirePermission>
+            }
+          />
+          <Route path="*" element={<Navigate to="/tickets" replace />} />
+        </Route>
+      </Route>
+    </Routes>
+  )
+}
+
+export function App() {
+  return (
+    <>
+      <AppRoutes />
+      <Toaster />
+    </>
+  )
+}

@@ -1,0 +1,146 @@
+/**
+ * The live socket at /api/ws. Frames are `{ event, data }` JSON.
+ *   const off = subscribe(`company-${companyId}-user`, (data) => ...)
+ *   const offR = onReconnect(() => refetch())   // the socket came back after a drop: re-fetch what you show
+ * The socket reconnects with exponential backoff and fetches a fresh token first when the current one is
+ * about to expire.
+ */
+import { signal } from '@preact/signals-react'
+import { tokenExpiresSoon } from '../lib/jwt'
+import { getToken, refreshToken } from './client'
+
+type Handler = (data: unknown) => void
+
+const handlers = new Map<string, Set<Handler>>()
+const reconnectHandlers = new Set<() => void>()
+
+/** Whether the socket is open right now (the shell shows a small banner while it is not). */
+export const liveConnected = signal(false)
+
+let socket: WebSocket | null = null
+let wanted = false
+let everOpened = false
+let attempts = 0
+let retryTimer: ReturnType<typeof setTimeout> | null = null
+let statusTimer: ReturnType<typeof setInterval> | null = null
+
+export const USER_STATUS_INTERVAL = 5 * 60_000
+const MAX_BACKOFF = 30_000
+
+export function subscribe<T = unknown>(event: string, handler: (data: T) => void): () => void {
+  let set = handlers.get(event)
+  if (!set) {
+    set = new Set()
+    handlers.set(event, set)
+  }
+  set.add(handler as Handler)
+  return () => {
+    set.delete(handler as Handler)
+    if (set.size === 0) handlers.delete(event)
+  }
+}
+
+export function onReconnect(handler: () => void): () => void {
+  reconnectHandlers.add(handler)
+  return () => reconnectHandlers.delete(handler)
+}
+
+/** Delivers a frame to the subscribers of its event (exported for tests). */
+export function dispatch(raw: string): void {
+  let frame: { event?: unknown; data?: unknown }
+  try {
+    frame = JSON.parse(raw)
+  } catch {
+    return
+  }
+  if (typeof frame?.event !== 'string') return
+  const set = handlers.get(frame.event)
+  if (!set) return
+  for (const h of [...set]) {
+    try {
+      h(frame.data)
+    } catch (err) {
+      console.error('live handler failed', frame.event, err)
+    }
+  }
+}
+
+export function sendLive(event: string, data?: unknown): void {
+  if (socket?.readyState === WebSocket.OPEN)
+    socket.send(JSON.stringify(data === undefined ? { event } : { event, data }))
+}
+
+function scheduleRetry() {
+  if (!wanted || retryTimer) return
+  const delay = Math.min(MAX_BACKOFF, 1000 * 2 ** attempts) + Math.floor(Math.random() * 500)
+  attempts++
+  retryTimer = setTimeout(() => {
+    retryTimer = null
+    void connect()
+  }, delay)
+}
+
+async function connect() {
+  if (!wanted || socket) return
+  let token = getToken()
+  if (!token || tokenExpiresSoon(token)) {
+    try {
+      token = (await refreshToken()).token
+    } catch {
+      scheduleRetry()
+      return
+    }
+  }
+  if (!wanted || socket) return
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws'
+  const ws = new WebSocket(`${proto}://${location.host}/api/ws?token=${encodeURIComponent(token)}`)
+  socket = ws
+  ws.onopen = () => {
+    attempts = 0
+    liveConnected.value = true
+    const reconnected = everOpened
+    everOpened = true
+    if (statusTimer) clearInterval(statusTimer)
+    statusTimer = setInterval(() => sendLive('userStatus'), USER_STATUS_INTERVAL)
+    sendLive('userStatus')
+    if (reconnected) for (const h of [...reconnectHandlers]) h()
+  }
+  ws.onmessage = (e) => {
+    if (typeof e.data === 'string') dispatch(e.data)
+  }
+  ws.onclose = () => {
+    if (socket === ws) socket = null
+    liveConnected.value = false
+    if (statusTimer) clearInterval(statusTimer)
+    statusTimer = null
+    scheduleRetry()
+  }
+  ws.onerror = () => {
+    // onclose follows and schedules the retry.
+  }
+}
+
+/** Opens the socket (after sign-in). */
+export function startLive(): void {
+  if (wanted) return
+  wanted = true
+  attempts = 0
+  void connect()
+}
+
+/** Closes the socket (sign-out). */
+export function stopLive(): void {
+  wanted = false
+  everOpened = false
+  if (retryTimer) clearTimeout(retryTimer)
+  retryTimer = null
+  if (statusTimer) clearInterval(statusTimer)
+  statusTimer = null
+  const ws = socket
+  socket = null
+  liveConnected.value = false
+  if (ws) {
+    ws.onclose = null
+    ws.close()
+  }
+}

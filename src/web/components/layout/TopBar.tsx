@@ -1,0 +1,152 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import {
+  Check,
+  Languages,
+  LogOut,
+  Menu as MenuIcon,
+  Moon,
+  PanelLeftClose,
+  PanelLeftOpen,
+  RotateCw,
+  Sun,
+  UserRound,
+} from 'lucide-react'
+import { Trans, useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router-dom'
+import { isAdmin } from '../../../shared/permissions'
+import { changeLanguage, currentLanguage, LANGUAGES } from '../../i18n'
+import { formatDueDate } from '../../lib/dates'
+import { currentUser, logout } from '../../state/session'
+import { theme, toggleTheme } from '../../state/theme'
+import { Avatar } from '../ui/Avatar'
+import { Badge } from '../ui/Badge'
+import { IconButton } from '../ui/Button'
+import { Menu, MenuButton, MenuDivider, MenuEntry, MenuGroup, MenuPanel } from '../ui/Menu'
+import { VolumeControl } from './VolumeControl'
+
+export function TopBar({
+  phone,
+  collapsed,
+  onToggleMenu,
+  onOpenProfile,
+}: {
+  phone: boolean
+  collapsed: boolean
+  onToggleMenu: () => void
+  onOpenProfile: () => void
+}) {
+  useSignals()
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const user = currentUser.value
+  if (!user) return null
+  const dark = theme.value === 'dark'
+  const lang = currentLanguage()
+  const due = user.company?.dueDate
+
+  return (
+    <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-1 border-border border-b bg-surface/95 px-2 backdrop-blur sm:gap-2 sm:px-4">
+      <IconButton
+        label={phone ? t('shell.openMenu') : collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')}
+        icon={
+          phone ? (
+            <MenuIcon className="size-5" />
+          ) : collapsed ? (
+            <PanelLeftOpen className="size-[18px]" />
+          ) : (
+            <PanelLeftClose className="size-[18px]" />
+          )
+        }
+        onClick={onToggleMenu}
+      />
+      <div className="flex min-w-0 flex-1 items-center gap-3 pl-1">
+        <p className="truncate text-fg text-sm [&_b]:font-semibold" data-testid="greeting">
+          <Trans
+            i18nKey="shell.greeting"
+            values={{ name: user.name, company: user.company?.name ?? '' }}
+            components={{ b: <b /> }}
+          />
+        </p>
+        {isAdmin(user) && due && (
+          <Badge tone="neutral" className="hidden tnum md:inline-flex">
+            {t('shell.activeUntil', { date: formatDueDate(due) })}
+          </Badge>
+        )}
+      </div>
+      <div className="flex items-center gap-0.5 sm:gap-1">
+        <VolumeControl />
+        <IconButton
+          label={dark ? t('shell.themeLight') : t('shell.themeDark')}
+          icon={dark ? <Sun className="size-[18px]" /> : <Moon className="size-[18px]" />}
+          onClick={toggleTheme}
+          data-testid="theme-toggle"
+        />
+        {!phone && (
+          <IconButton
+            label={t('shell.refresh')}
+            icon={<RotateCw className="size-[18px]" />}
+            onClick={() => window.location.reload()}
+          />
+        )}
+        <Menu>
+          <MenuButton
+            aria-label={t('shell.account')}
+            title={t('shell.account')}
+            className="ml-1 inline-flex items-center rounded-full p-0.5 transition-shadow duration-150 hover:ring-2 hover:ring-border max-sm:p-1.5"
+          >
+            <Avatar name={user.name} size={32} />
+          </MenuButton>
+          <MenuPanel className="w-64">
+            <div className="px-2.5 pt-2 pb-2">
+              <div className="truncate font-medium text-fg text-sm">{user.name}</div>
+              <div className="truncate text-muted text-xs">{user.email}</div>
+              {isAdmin(user) && due && (
+                <div className="mt-1 text-muted text-xs tnum md:hidden">
+                  {t('shell.activeUntil', { date: formatDueDate(due) })}
+                </div>
+              )}
+            </div>
+            <MenuDivider />
+            <MenuEntry icon={<UserRound />} onClick={onOpenProfile}>
+              {t('shell.profile')}
+            </MenuEntry>
+            {phone && (
+              <MenuEntry icon={<RotateCw />} onClick={() => window.location.reload()}>
+                {t('shell.refresh')}
+              </MenuEntry>
+            )}
+            <MenuDivider />
+            <MenuGroup
+              label={
+                <span className="inline-flex items-center gap-1.5">
+                  <Languages className="size-3.5" aria-hidden /> {t('shell.language')}
+                </span>
+              }
+            >
+              {LANGUAGES.map((l) => (
+                <MenuEntry
+                  key={l}
+                  onClick={() => changeLanguage(l)}
+                  active={l === lang}
+                  trailing={l === lang ? <Check className="size-4 text-link" aria-hidden /> : undefined}
+                >
+                  <span lang={l}>{t(`languages.${l}`)}</span>
+                </MenuEntry>
+              ))}
+            </MenuGroup>
+            <MenuDivider />
+            <MenuEntry
+              icon={<LogOut />}
+              onClick={async () => {
+                await logout()
+                navigate('/login', { replace: true })
+              }}
+            >
+              {t('shell.logout')}
+            </MenuEntry>
+          </MenuPanel>
+        </Menu>
+      </div>
+    </header>
+  )
+}

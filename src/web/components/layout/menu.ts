@@ -1,0 +1,52 @@
+import { Inbox, type LucideIcon, Settings, Users, Workflow } from 'lucide-react'
+import type { SessionUser } from '../../../shared/api'
+import { can, type Permission } from '../../../shared/permissions'
+import { type PlanFlag, planAllows } from '../../../shared/plans'
+
+export type MenuItemDef = {
+  to: string
+  labelKey: string
+  icon: LucideIcon
+  /** Shown only to users holding this permission (admin items use 'drawer-admin-items:view'). */
+  permission?: Permission
+  /** Shown only when the company plan has this flag on. */
+  planFlag?: PlanFlag
+  superOnly?: boolean
+  section: 'main' | 'admin'
+}
+
+/** Only pages that exist today are listed; the rest of the spec's menu arrives with their pages. */
+export const MENU_ITEMS: MenuItemDef[] = [
+  { to: '/tickets', labelKey: 'menu.tickets', icon: Inbox, section: 'main' },
+  {
+    to: '/queues',
+    labelKey: 'menu.queues',
+    icon: Workflow,
+    permission: 'drawer-admin-items:view',
+    section: 'admin',
+  },
+  {
+    to: '/users',
+    labelKey: 'menu.users',
+    icon: Users,
+    permission: 'drawer-admin-items:view',
+    section: 'admin',
+  },
+  {
+    to: '/settings',
+    labelKey: 'menu.settings',
+    icon: Settings,
+    permission: 'drawer-admin-items:view',
+    section: 'admin',
+  },
+]
+
+export function visibleMenuItems(user: SessionUser | null, items: MenuItemDef[] = MENU_ITEMS): MenuItemDef[] {
+  if (!user) return []
+  return items.filter(
+    (item) =>
+      (!item.permission || can(user, item.permission)) &&
+      (!item.planFlag || planAllows(user.company?.plan, item.planFlag)) &&
+      (!item.superOnly || user.super),
+  )
+}

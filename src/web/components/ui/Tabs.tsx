@@ -1,0 +1,44 @@
+import { Tab as HTab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react'
+import type { ReactNode } from 'react'
+import { cn } from '../../lib/cn'
+
+export type TabItem = { key: string; label: ReactNode; content: ReactNode }
+
+/** Underlined tabs; the list scrolls sideways on narrow screens. */
+export function Tabs({
+  tabs,
+  className,
+  listClassName,
+  panelClassName,
+}: {
+  tabs: TabItem[]
+  className?: string
+  listClassName?: string
+  panelClassName?: string
+}) {
+  return (
+    <TabGroup className={className}>
+      <TabList className={cn('flex gap-1 overflow-x-auto border-border border-b', listClassName)}>
+        {tabs.map((tab) => (
+          <HTab
+            key={tab.key}
+            className={cn(
+              '-mb-px whitespace-nowrap border-b-2 border-transparent px-3 py-2.5 font-medium text-muted text-sm max-sm:min-h-11',
+              'transition-colors duration-150 hover:text-fg focus:outline-none data-focus-visible:outline-2 data-focus-visible:outline-focus',
+              'data-selected:border-brand data-selected:text-fg',
+            )}
+          >
+            {tab.label}
+          </HTab>
+        ))}
+      </TabList>
+      <TabPanels className={panelClassName}>
+        {tabs.map((tab) => (
+          <TabPanel key={tab.key} className="focus:outline-none">
+            {tab.content}
+          </TabPanel>
+        ))}
+      </TabPanels>
+    </TabGroup>
+  )
+}

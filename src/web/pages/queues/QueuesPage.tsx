@@ -1,0 +1,209 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { Pencil, Plus, Trash2, Workflow } from 'lucide-react'
+import { useCallback, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { QueueDto, SettingItem } from '../../../shared/api'
+import { api } from '../../api/client'
+import { errorMessage, toastError } from '../../api/errors'
+import { onReconnect, subscribe } from '../../api/live'
+import { Card, Page } from '../../components/layout/Page'
+import { ColorChip } from '../../components/ui/Badge'
+import { Button, IconButton } from '../../components/ui/Button'
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { EmptyState } from '../../components/ui/EmptyState'
+import { type Column, DataTable } from '../../components/ui/Table'
+import { currentUser } from '../../state/session'
+import { setSettings } from '../../state/settings'
+import { toast } from '../../state/toast'
+import { QueueDialog } from './QueueDialog'
+
+type QueueEvent = { action: 'create' | 'update' | 'delete'; queue?: QueueDto; queueId?: number }
+
+/** The server's order: orderQueue, then name. */
+export function sortQueues(list: QueueDto[]): QueueDto[] {
+  return [...list].sort(
+    (a, b) =>
+      (a.orderQueue ?? Number.MAX_SAFE_INTEGER) - (b.orderQueue ?? Number.MAX_SAFE_INTEGER) ||
+      a.name.localeCompare(b.name),
+  )
+}
+
+export function QueuesPage() {
+  useSignals()
+  const { t } = useTranslation()
+  const companyId = currentUser.value?.companyId
+  const [queues, setQueues] = useState<QueueDto[]>([])
+  const [loading, setLoading] = useState(true)
+  const [error, setError] = useState<string | null>(null)
+  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
+  const [deleting, setDeleting] = useState<QueueDto | null>(null)
+
+  const load = useCallback(async () => {
+    setLoading(true)
+    setError(null)
+    try {
+      setQueues(sortQueues(await api.get<QueueDto[]>('/queue')))
+    } catch (err) {
+      setError(errorMessage(err))
+    } finally {
+      setLoading(false)
+    }
+  }, [])
+
+  const upsert = useCallback((q: QueueDto) => {
+    setQueues((prev) => sortQueues([q, ...prev.filter((p) => p.id !== q.id)]))
+  }, [])
+
+  useEffect(() => {
+    void load()
+    // The dialog shows the out-of-hours message only when service hours are managed.
+    api
+      .get<SettingItem[]>('/settings')
+      .then(setSettings)
+      .catch(() => {})
+  }, [load])
+
+  useEffect(() => {
+    if (!companyId) return
+    const off = subscribe<QueueEvent>(`company-${companyId}-queue`, (data) => {
+      if ((data.action === 'create' || data.action === 'update') && data.queue) upsert(data.queue)
+      if (data.action === 'delete' && data.queueId != null)
+        setQueues((prev) => prev.filter((q) => q.id !== data.queueId))
+    })
+    const offR = onReconnect(() => void load())
+    return () => {
+      off()
+      offR()
+    }
+  }, [companyId, load, upsert])
+
+  const confirmDelete = async () => {
+    if (!deleting) return
+    try {
+      await api.delete(`/queue/${deleting.id}`)
+      setQueues((prev) => prev.filter((q) => q.id !== deleting.id))
+      toast.success(t('queues.deleted'))
+    } catch (err) {
+      toastError(err)
+      throw err
+    }
+  }
+
+  const actions = (q: QueueDto) => (
+    <div className="flex justify-end gap-0.5">
+      <IconButton
+        size="sm"
+        label={`${t('common.edit')}: ${q.name}`}
+        icon={<Pencil className="size-4" />}
+        onClick={() => setDialog({ id: q.id })}
+      />
+      <IconButton
+        size="sm"
+        variant="danger-ghost"
+        label={`${t('common.delete')}: ${q.name}`}
+        icon={<Trash2 className="size-4" />}
+        onClick={() => setDeleting(q)}
+      />
+    </div>
+  )
+
+  const greeting = (q: QueueDto) =>
+    q.greetingMessage ? (
+      <span className="line-clamp-2 text-muted" title={q.greetingMessage}>
+        {q.greetingMessage}
+      </span>
+    ) : (
+      <span className="text-subtle italic">{t('queues.noGreeting')}</span>
+    )
+
+  const columns: Column<QueueDto>[] = [
+    {
+      key: 'id',
+      header: t('queues.id'),
+      cell: (q) => <span className="text-muted tnum">{q.id}</span>,
+      width: '64px',
+    },
+    {
+      key: 'name',
+      header: t('queues.name'),
+      cell: (q) => <span className="font-medium text-fg">{q.name}</span>,
+      width: '22%',
+    },
+    {
+      key: 'color',
+      header: t('queues.color'),
+      cell: (q) => <ColorChip color={q.color} label={q.color} />,
+      width: '130px',
+    },
+    {
+      key: 'order',
+      header: t('queues.order'),
+      cell: (q) => <span className="tnum">{q.orderQueue ?? '—'}</span>,
+      width: '80px',
+      align: 'center',
+    },
+    { key: 'greeting', header: t('queues.greeting'), cell: greeting },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('common.actions')}</span>,
+      cell: actions,
+      align: 'right',
+      width: '96px',
+    },
+  ]
+
+  const mobileCard = (q: QueueDto) => (
+    <div className="flex items-start gap-3">
+      <span className="mt-1.5 size-3 shrink-0 rounded-full" style={{ background: q.color }} aria-hidden />
+      <div className="min-w-0 flex-1">
+        <div className="flex items-center gap-2">
+          <span className="truncate font-medium text-fg">{q.name}</span>
+          <span className="text-subtle text-xs tnum">
+            #{q.id} · {t('queues.order')} {q.orderQueue ?? '—'}
+          </span>
+        </div>
+        <div className="mt-0.5 text-[13px]">{greeting(q)}</div>
+      </div>
+      {actions(q)}
+    </div>
+  )
+
+  return (
+    <Page
+      title={t('queues.title')}
+      actions={
+        <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+          {t('queues.add')}
+        </Button>
+      }
+    >
+      <Card className="flex-1">
+        <DataTable
+          label={t('queues.title')}
+          rows={queues}
+          rowKey={(q) => q.id}
+          columns={columns}
+          loading={loading}
+          error={error}
+          onRetry={() => void load()}
+          mobileCard={mobileCard}
+          empty={
+            <EmptyState
+              icon={<Workflow />}
+              title={t('queues.emptyTitle')}
+              action={
+                <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+                  {t('queues.add')}
+                </Button>
+              }
+            >
+              {t('queues.emptyText')}
+            </EmptyState>
+          }
+        />
+      </Card>
+      {dialog && <QueueDialog open queueId={dialog.id} onClose={() => setDialog(null)} onSaved={upsert} />}
+      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+    </Page>
+  )
+}

@@ -1,0 +1,134 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { AlertCircle } from 'lucide-react'
+import { useCallback, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { SettingItem } from '../../../shared/api'
+import { SETTING_KEYS, SETTINGS, type SettingKey } from '../../../shared/settings'
+import { api } from '../../api/client'
+import { errorMessage, toastError } from '../../api/errors'
+import { onReconnect } from '../../api/live'
+import { Card, Page } from '../../components/layout/Page'
+import { Button } from '../../components/ui/Button'
+import { EmptyState } from '../../components/ui/EmptyState'
+import { Select } from '../../components/ui/Select'
+import { Skeleton } from '../../components/ui/Skeleton'
+import { Spinner } from '../../components/ui/Spinner'
+import { Tabs } from '../../components/ui/Tabs'
+import { setSettings, settings, settingValue, upsertSetting } from '../../state/settings'
+import { toast } from '../../state/toast'
+
+function OptionsTab() {
+  useSignals()
+  const { t } = useTranslation()
+  const [loading, setLoading] = useState(true)
+  const [error, setError] = useState<string | null>(null)
+  const [saving, setSaving] = useState<SettingKey | null>(null)
+
+  const load = useCallback(async () => {
+    setLoading(true)
+    setError(null)
+    try {
+      setSettings(await api.get<SettingItem[]>('/settings'))
+    } catch (err) {
+      setError(errorMessage(err))
+    } finally {
+      setLoading(false)
+    }
+  }, [])
+
+  useEffect(() => {
+    void load()
+    return onReconnect(() => void load())
+  }, [load])
+
+  const change = async (key: SettingKey, value: string) => {
+    const previous = settingValue(key)
+    if (previous === value) return
+    upsertSetting({ key, value })
+    setSaving(key)
+    try {
+      const saved = await api.put<SettingItem>(`/settings/${key}`, { key, value })
+      if (saved?.key) upsertSetting(saved)
+      toast.success(t('settings.saved'))
+    } catch (err) {
+      upsertSetting({ key, value: previous })
+      toastError(err)
+    } finally {
+      setSaving(null)
+    }
+  }
+
+  if (error) {
+    return (
+      <EmptyState
+        icon={<AlertCircle />}
+        title={t('table.errorTitle')}
+        action={
+          <Button variant="secondary" onClick={() => void load()}>
+            {t('common.retry')}
+          </Button>
+        }
+      >
+        {error}
+      </EmptyState>
+    )
+  }
+
+  const list = settings.value
+  return (
+    <div>
+      <p className="px-5 pt-4 pb-2 text-muted text-sm">{t('settings.optionsIntro')}</p>
+      <ul className="divide-y divide-border">
+        {SETTING_KEYS.map((key) => (
+          <li key={key} className="grid items-center gap-3 px-5 py-4 sm:grid-cols-[1fr_240px] sm:gap-6">
+            {loading ? (
+              <>
+                <div className="space-y-2">
+                  <Skeleton className="w-40" />
+                  <Skeleton className="h-3 w-64 max-w-full" />
+                </div>
+                <Skeleton className="h-10 w-full" />
+              </>
+            ) : (
+              <>
+                <div className="min-w-0">
+                  <div className="flex items-center gap-2 font-medium text-fg text-sm">
+                    {t(`settings.items.${key}.label`)}
+                    {saving === key && (
+                      <Spinner className="size-3.5 text-muted" label={t('common.loading')} />
+                    )}
+                  </div>
+                  <p className="mt-0.5 text-muted text-[13px]">{t(`settings.items.${key}.help`)}</p>
+                </div>
+                <Select
+                  aria-label={t(`settings.items.${key}.label`)}
+                  value={settingValue(key, list)}
+                  onChange={(v) => void change(key, v)}
+                  disabled={saving === key}
+                  options={SETTINGS[key].values.map((v) => ({
+                    value: v as string,
+                    label: t(`settings.values.${v}`),
+                  }))}
+                />
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+export function SettingsPage() {
+  const { t } = useTranslation()
+  return (
+    <Page title={t('settings.title')}>
+      <Card>
+        <Tabs
+          listClassName="px-3"
+          tabs={[{ key: 'options', label: t('settings.tabOptions'), content: <OptionsTab /> }]}
+        />
+      </Card>
+    </Page>
+  )
+}

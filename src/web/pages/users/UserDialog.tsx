@@ -1,0 +1,349 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { type ReactNode, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { QueueDto, UserDto } from '../../../shared/api'
+import { can } from '../../../shared/permissions'
+import { ApiError, api } from '../../api/client'
+import { errorMessage, toastError } from '../../api/errors'
+import { Button } from '../../components/ui/Button'
+import { Dialog } from '../../components/ui/Dialog'
+import { Field, Input, Textarea } from '../../components/ui/Field'
+import { MultiSelect, Select } from '../../components/ui/Select'
+import { Skeleton } from '../../components/ui/Skeleton'
+import { Switch } from '../../components/ui/Switch'
+import { currentUser } from '../../state/session'
+import { toast } from '../../state/toast'
+import { EMPTY_USER, formFromUser, type UserForm, type UserFormErrors, validateUser } from './validation'
+
+export type UserDialogMode = 'create' | 'edit' | 'profile'
+
+export type UserDialogProps = {
+  open: boolean
+  mode: UserDialogMode
+  /** The user to edit (edit and profile modes). */
+  userId?: number
+  onClose: () => void
+  onSaved?: (user: UserDto) => void
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <fieldset className="min-w-0">
+      <legend className="mb-3 font-semibold text-[12px] text-subtle uppercase tracking-wider">{title}</legend>
+      {children}
+    </fieldset>
+  )
+}
+
+/**
+ * The user dialog: create and edit for admins; 'profile' is the signed-in user's own limited form
+ * (name, email, password, farewell message, default theme and menu).
+ */
+export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogProps) {
+  useSignals()
+  const { t } = useTranslation()
+  const viewer = currentUser.value
+  const creating = mode === 'create'
+  const limited = mode === 'profile'
+  const canEditProfile = !limited && can(viewer, 'user-modal:editProfile')
+  const canEditQueues = !limited && can(viewer, 'user-modal:editQueues')
+
+  const [form, setForm] = useState<UserForm>(EMPTY_USER)
+  const [errors, setErrors] = useState<UserFormErrors>({})
+  const [loading, setLoading] = useState(!creating)
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const [saving, setSaving] = useState(false)
+  const [queues, setQueues] = useState<QueueDto[]>([])
+  const [submitted, setSubmitted] = useState(false)
+
+  useEffect(() => {
+    if (!open) return
+    setErrors({})
+    setSubmitted(false)
+    setLoadError(null)
+    if (creating || userId == null) {
+      setForm(EMPTY_USER)
+      setLoading(false)
+      return
+    }
+    const ctrl = new AbortController()
+    setLoading(true)
+    api
+      .get<UserDto>(`/users/${userId}`, { signal: ctrl.signal })
+      .then((u) => setForm(formFromUser(u)))
+      .catch((err) => {
+        if ((err as Error)?.name !== 'AbortError') setLoadError(errorMessage(err))
+      })
+      .finally(() => setLoading(false))
+    return () => ctrl.abort()
+  }, [open, creating, userId])
+
+  useEffect(() => {
+    if (!open || !canEditQueues) return
+    const ctrl = new AbortController()
+    api
+      .get<QueueDto[]>('/queue', { signal: ctrl.signal })
+      .then(setQueues)
+      .catch(() => setQueues([]))
+    return () => ctrl.abort()
+  }, [open, canEditQueues])
+
+  const rules = { creating, checkProfile: canEditProfile, checkWork: canEditProfile }
+
+  const set = <K extends keyof UserForm>(key: K, value: UserForm[K]) => {
+    const next = { ...form, [key]: value }
+    setForm(next)
+    if (submitted) setErrors(validateUser(next, rules, t))
+  }
+
+  const submit = async () => {
+    setSubmitted(true)
+    const found = validateUser(form, rules, t)
+    setErrors(found)
+    if (Object.keys(found).length > 0) return
+
+    const body: Record<string, unknown> = {
+      name: form.name.trim(),
+      email: form.email.trim(),
+      farewellMessage: form.farewellMessage.trim() || null,
+      defaultTheme: form.defaultTheme,
+      defaultMenu: form.defaultMenu,
+    }
+    if (form.password) body.password = form.password
+    if (!limited) {
+      if (canEditProfile || creating) body.profile = form.profile || 'user'
+      if (canEditProfile) {
+        body.startWork = form.startWork
+        body.endWork = form.endWork
+      }
+      if (canEditQueues) body.queueIds = form.queueIds
+      Object.assign(body, {
+        allTicket: form.allTicket,
+        allowGroup: form.allowGroup,
+        allHistoric: form.allHistoric,
+        allUserChat: form.allUserChat,
+        userClosePendingTicket: form.userClosePendingTicket,
+        showDashboard: form.showDashboard,
+        isTricked: form.isTricked,
+      })
+    }
+
+    setSaving(true)
+    try {
+      const saved = creating
+        ? await api.post<UserDto>('/users', body)
+        : await api.put<UserDto>(`/users/${userId}`, body)
+      toast.success(t('users.saved'))
+      onSaved?.(saved)
+      onClose()
+    } catch (err) {
+      if (err instanceof ApiError && (err.fields.length > 0 || err.code === 'ERR_EMAIL_ALREADY_EXISTS')) {
+        const serverErrors: UserFormErrors = {}
+        for (const f of err.fields) {
+          if (f.field in EMPTY_USER) serverErrors[f.field as keyof UserForm] = f.message
+        }
+        if (err.code === 'ERR_EMAIL_ALREADY_EXISTS') serverErrors.email = errorMessage(err)
+        setErrors(serverErrors)
+        if (Object.keys(serverErrors).length === 0) toastError(err)
+      } else {
+        toastError(err)
+      }
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const title = creating ? t('users.addTitle') : limited ? t('users.profileTitle') : t('users.editTitle')
+  const flag = (
+    key: 'allHistoric' | 'allUserChat' | 'userClosePendingTicket' | 'showDashboard' | 'isTricked',
+  ) => (
+    <Switch
+      label={t(`users.flags.${key}`)}
+      checked={form[key] === 'enabled'}
+      onChange={(on) => set(key, on ? 'enabled' : 'disabled')}
+    />
+  )
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={title}
+      size={limited ? 'md' : 'lg'}
+      onSubmit={submit}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={saving}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" loading={saving} disabled={loading || !!loadError}>
+            {t('common.save')}
+          </Button>
+        </>
+      }
+    >
+      {loading ? (
+        <div className="grid gap-4 sm:grid-cols-2" aria-busy>
+          {Array.from({ length: 6 }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
+            <div key={i} className="space-y-2">
+              <Skeleton className="h-3 w-24" />
+              <Skeleton className="h-10 w-full" />
+            </div>
+          ))}
+        </div>
+      ) : loadError ? (
+        <p role="alert" className="text-danger text-sm">
+          {loadError}
+        </p>
+      ) : (
+        <div className="flex flex-col gap-6">
+          <Section title={t('users.sectionAccess')}>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field label={t('users.name')} error={errors.name} required>
+                <Input
+                  value={form.name}
+                  onChange={(e) => set('name', e.target.value)}
+                  autoComplete="off"
+                  autoFocus
+                />
+              </Field>
+              <Field label={t('users.email')} error={errors.email} required>
+                <Input
+                  type="email"
+                  value={form.email}
+                  onChange={(e) => set('email', e.target.value)}
+                  autoComplete="off"
+                  inputMode="email"
+                />
+              </Field>
+              <Field
+                label={t('users.password')}
+                error={errors.password}
+                required={creating}
+                hint={creating ? undefined : t('users.passwordKeep')}
+              >
+                <Input
+                  type="password"
+                  value={form.password}
+                  onChange={(e) => set('password', e.target.value)}
+                  autoComplete="new-password"
+                />
+              </Field>
+              {canEditProfile && (
+                <Field label={t('users.profile')} error={errors.profile} required>
+                  <Select
+                    value={form.profile || null}
+                    onChange={(v) => set('profile', v)}
+                    options={[
+                      { value: 'user' as const, label: t('users.profiles.user') },
+                      { value: 'admin' as const, label: t('users.profiles.admin') },
+                    ]}
+                  />
+                </Field>
+              )}
+            </div>
+          </Section>
+
+          {(canEditQueues || canEditProfile) && (
+            <Section title={t('users.sectionWork')}>
+              <div className="grid gap-4 sm:grid-cols-2">
+                {canEditQueues && (
+                  <Field label={t('users.queues')} className="sm:col-span-2">
+                    <MultiSelect
+                      value={form.queueIds}
+                      onChange={(v) => set('queueIds', v)}
+                      options={queues.map((q) => ({ value: q.id, label: q.name, color: q.color }))}
+                    />
+                  </Field>
+                )}
+                {canEditProfile && (
+                  <>
+                    <Field label={t('users.startWork')} error={errors.startWork}>
+                      <Input
+                        type="time"
+                        step={600}
+                        value={form.startWork}
+                        onChange={(e) => set('startWork', e.target.value)}
+                        className="tnum"
+                      />
+                    </Field>
+                    <Field label={t('users.endWork')} error={errors.endWork}>
+                      <Input
+                        type="time"
+                        step={600}
+                        value={form.endWork}
+                        onChange={(e) => set('endWork', e.target.value)}
+                        className="tnum"
+                      />
+                    </Field>
+                  </>
+                )}
+              </div>
+            </Section>
+          )}
+
+          {!limited && (
+            <Section title={t('users.sectionPermissions')}>
+              <div className="grid gap-x-8 sm:grid-cols-2">
+                <Switch
+                  label={t('users.flags.allTicket')}
+                  checked={form.allTicket === 'enable'}
+                  onChange={(on) => set('allTicket', on ? 'enable' : 'disable')}
+                />
+                <Switch
+                  label={t('users.flags.allowGroup')}
+                  checked={form.allowGroup}
+                  onChange={(on) => set('allowGroup', on)}
+                />
+                {flag('allUserChat')}
+                {flag('allHistoric')}
+                {flag('userClosePendingTicket')}
+                {flag('showDashboard')}
+                {flag('isTricked')}
+              </div>
+            </Section>
+          )}
+
+          <Section title={t('users.sectionPreferences')}>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field label={t('users.defaultTheme')}>
+                <Select
+                  value={form.defaultTheme}
+                  onChange={(v) => set('defaultTheme', v)}
+                  options={[
+                    { value: 'light' as const, label: t('users.themeLight') },
+                    { value: 'dark' as const, label: t('users.themeDark') },
+                  ]}
+                />
+              </Field>
+              <Field label={t('users.defaultMenu')}>
+                <Select
+                  value={form.defaultMenu}
+                  onChange={(v) => set('defaultMenu', v)}
+                  options={[
+                    { value: 'open' as const, label: t('users.menuOpen') },
+                    { value: 'closed' as const, label: t('users.menuClosed') },
+                  ]}
+                />
+              </Field>
+              <Field
+                label={t('users.farewellMessage')}
+                hint={t('users.farewellHint')}
+                error={errors.farewellMessage}
+                className="sm:col-span-2"
+              >
+                <Textarea
+                  value={form.farewellMessage}
+                  onChange={(e) => set('farewellMessage', e.target.value)}
+                  rows={3}
+                  maxLength={1000}
+                />
+              </Field>
+            </div>
+          </Section>
+        </div>
+      )}
+    </Dialog>
+  )
+}

@@ -1,0 +1,226 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { Pencil, Plus, Search, Trash2, UserPlus, Users } from 'lucide-react'
+import { useCallback, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { Paged, UserDto } from '../../../shared/api'
+import { api } from '../../api/client'
+import { errorMessage, toastError } from '../../api/errors'
+import { onReconnect, subscribe } from '../../api/live'
+import { Card, Page } from '../../components/layout/Page'
+import { Avatar } from '../../components/ui/Avatar'
+import { Badge } from '../../components/ui/Badge'
+import { Button, IconButton } from '../../components/ui/Button'
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { EmptyState } from '../../components/ui/EmptyState'
+import { Input } from '../../components/ui/Field'
+import { type Column, DataTable } from '../../components/ui/Table'
+import { useDebounced } from '../../lib/useDebounced'
+import { usePagedList } from '../../lib/usePagedList'
+import { currentUser } from '../../state/session'
+import { toast } from '../../state/toast'
+import { UserDialog } from './UserDialog'
+
+type UserEvent = { action: 'create' | 'update' | 'delete'; user?: UserDto; userId?: number }
+
+const userId = (u: UserDto) => u.id
+
+/** Spec: search debounce 500 ms. */
+export const SEARCH_DEBOUNCE = 500
+
+export function UsersPage() {
+  useSignals()
+  const { t } = useTranslation()
+  const me = currentUser.value
+  const [search, setSearch] = useState('')
+  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
+  const [dialog, setDialog] = useState<{ mode: 'create' | 'edit'; id?: number } | null>(null)
+  const [deleting, setDeleting] = useState<UserDto | null>(null)
+
+  const fetchPage = useCallback(
+    async (pageNumber: number, signal: AbortSignal) => {
+      const res = await api.get<Paged<'users', UserDto>>('/users/', {
+        query: { searchParam: term, pageNumber },
+        signal,
+      })
+      return { items: res.users, hasMore: res.hasMore, count: res.count }
+    },
+    [term],
+  )
+  const list = usePagedList(fetchPage, userId)
+  const { upsert, remove, reload } = list
+
+  const companyId = me?.companyId
+  useEffect(() => {
+    if (!companyId) return
+    const off = subscribe<UserEvent>(`company-${companyId}-user`, (data) => {
+      if ((data.action === 'update' || data.action === 'create') && data.user) upsert(data.user)
+      if (data.action === 'delete' && data.userId != null) remove(data.userId)
+    })
+    const offR = onReconnect(reload)
+    return () => {
+      off()
+      offR()
+    }
+  }, [companyId, upsert, remove, reload])
+
+  const confirmDelete = async () => {
+    if (!deleting) return
+    try {
+      await api.delete(`/users/${deleting.id}`)
+      remove(deleting.id)
+      toast.success(t('users.deleted'))
+    } catch (err) {
+      toastError(err)
+      throw err
+    }
+  }
+
+  const actions = (u: UserDto) => (
+    <div className="flex justify-end gap-0.5">
+      <IconButton
+        size="sm"
+        label={`${t('common.edit')}: ${u.name}`}
+        icon={<Pencil className="size-4" />}
+        onClick={() => setDialog({ mode: 'edit', id: u.id })}
+      />
+      <IconButton
+        size="sm"
+        variant="danger-ghost"
+        label={`${t('common.delete')}: ${u.name}`}
+        icon={<Trash2 className="size-4" />}
+        onClick={() => setDeleting(u)}
+        disabled={u.id === me?.id}
+      />
+    </div>
+  )
+
+  const profileBadge = (u: UserDto) => (
+    <Badge tone={u.profile === 'admin' ? 'brand' : 'neutral'}>{t(`users.profiles.${u.profile}`)}</Badge>
+  )
+
+  const nameCell = (u: UserDto) => (
+    <div className="flex min-w-0 items-center gap-3">
+      <Avatar name={u.name} size={30} />
+      <span className="truncate font-medium text-fg">{u.name}</span>
+      {u.id === me?.id && <span className="text-subtle text-xs">({t('users.you')})</span>}
+    </div>
+  )
+
+  const columns: Column<UserDto>[] = [
+    { key: 'name', header: t('users.name'), cell: nameCell, width: '28%' },
+    { key: 'email', header: t('users.email'), cell: (u) => <span className="text-muted">{u.email}</span> },
+    { key: 'profile', header: t('users.profile'), cell: profileBadge, width: '130px' },
+    {
+      key: 'startWork',
+      header: t('users.startWorkShort'),
+      cell: (u) => <span className="tnum">{u.startWork}</span>,
+      width: '90px',
+    },
+    {
+      key: 'endWork',
+      header: t('users.endWorkShort'),
+      cell: (u) => <span className="tnum">{u.endWork}</span>,
+      width: '90px',
+    },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('common.actions')}</span>,
+      cell: actions,
+      align: 'right',
+      width: '96px',
+    },
+  ]
+
+  const mobileCard = (u: UserDto) => (
+    <div className="flex items-center gap-3">
+      <Avatar name={u.name} size={36} />
+      <div className="min-w-0 flex-1">
+        <div className="flex items-center gap-2">
+          <span className="truncate font-medium text-fg">{u.name}</span>
+          {profileBadge(u)}
+        </div>
+        <div className="truncate text-muted text-[13px]">{u.email}</div>
+        <div className="text-subtle text-xs tnum">
+          {u.startWork}–{u.endWork}
+        </div>
+      </div>
+      {actions(u)}
+    </div>
+  )
+
+  return (
+    <Page
+      title={t('users.title')}
+      subtitle={list.count != null ? t('users.count', { count: list.count }) : undefined}
+      actions={
+        <Button icon={<Plus className="size-4" />} onClick={() => setDialog({ mode: 'create' })}>
+          {t('users.add')}
+        </Button>
+      }
+    >
+      <Card className="flex-1">
+        <div className="border-border border-b p-3">
+          <div className="relative max-w-sm">
+            <Search
+              className="-translate-y-1/2 pointer-events-none absolute top-1/2 left-3 size-4 text-subtle"
+              aria-hidden
+            />
+            <Input
+              type="search"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              placeholder={t('users.search')}
+              aria-label={t('users.search')}
+              className="pl-9"
+            />
+          </div>
+        </div>
+        <DataTable
+          label={t('users.title')}
+          rows={list.items}
+          rowKey={userId}
+          columns={columns}
+          loading={list.loading}
+          loadingMore={list.loadingMore}
+          error={list.error ? errorMessage(list.error) : null}
+          onRetry={list.items.length ? list.loadMore : reload}
+          hasMore={list.hasMore}
+          onLoadMore={list.loadMore}
+          mobileCard={mobileCard}
+          empty={
+            term ? (
+              <EmptyState icon={<Search />} title={t('users.emptyTitle')}>
+                {t('users.emptySearch', { term })}
+              </EmptyState>
+            ) : (
+              <EmptyState
+                icon={<Users />}
+                title={t('users.emptyTitle')}
+                action={
+                  <Button
+                    icon={<UserPlus className="size-4" />}
+                    onClick={() => setDialog({ mode: 'create' })}
+                  >
+                    {t('users.add')}
+                  </Button>
+                }
+              >
+                {t('users.emptyText')}
+              </EmptyState>
+            )
+          }
+        />
+      </Card>
+      {dialog && (
+        <UserDialog
+          open
+          mode={dialog.mode}
+          userId={dialog.id}
+          onClose={() => setDialog(null)}
+          onSaved={(u) => upsert(u)}
+        />
+      )}
+      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+    </Page>
+  )
+}
