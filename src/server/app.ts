@@ -21,7 +21,7 @@ const startedAt = Date.now()
 /** Builds the whole HTTP app from its dependencies; tests call `app.request()` on it. */
 export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
   const throttle = new LoginThrottle(deps.clock)
-  const api = new Hono<AppEnv>()
+  const api = new Hono<AppEnv>({ strict: false })
     .use(
       bodyLimit({
         maxSize: 2 * 1024 * 1024,
@@ -52,7 +52,7 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     .route('/plans', plansRoutes)
     .all('*', notFoundApi)
 
-  const app = new Hono<AppEnv>()
+  const app = new Hono<AppEnv>({ strict: false })
   app.onError(handleError)
   app.use(async (c, next) => {
     c.set('deps', deps)

@@ -1,0 +1,110 @@
+import { describe, expect, test } from 'bun:test'
+import { createHarness } from '../../test/harness'
+
+describe('queues', () => {
+  test('an admin creates, lists in order, updates and deletes queues, live', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const events = h.recordEvents()
+    const vendas = await admin.post('/queue', {
+      name: 'Vendas',
+      color: '#22C55E',
+      orderQueue: 2,
+      greetingMessage: 'Olá!',
+    })
+    expect(vendas.status).toBe(201)
+    expect(vendas.body).toMatchObject({
+      name: 'Vendas',
+      color: '#22C55E',
+      orderQueue: 2,
+      greetingMessage: 'Olá!',
+      companyId: h.a.id,
+    })
+    const suporte = await admin.post('/queue', { name: 'Suporte', color: '#3284FE', orderQueue: 1 })
+    const list = await admin.get('/queue')
+    expect(list.body.map((q: { name: string }) => q.name)).toEqual(['Suporte', 'Vendas'])
+    const updated = await admin.put(`/queue/${vendas.body.id}`, { name: 'Vendas B2B', color: '#22C55E' })
+    expect(updated.status).toBe(200)
+    expect(updated.body.name).toBe('Vendas B2B')
+    expect((await admin.del(`/queue/${suporte.body.id}`)).status).toBe(200)
+    expect(events.map((e) => [e.event, (e.data as { action: string }).action])).toEqual([
+      [`company-${h.a.id}-queue`, 'create'],
+      [`company-${h.a.id}-queue`, 'create'],
+      [`company-${h.a.id}-queue`, 'update'],
+      [`company-${h.a.id}-queue`, 'delete'],
+    ])
+  })
+
+  test('a colour already used in the company answers ERR_QUEUE_COLOR_ALREADY_EXISTS (any case); another company may use it', async () => {
+    const h = await createHarness()
+    h.makeQueue(h.a.id, { color: '#3284FE' })
+    const admin = await h.as(h.a.admin)
+    const res = await admin.post('/queue', { name: 'Outra', color: '#3284fe' })
+    expect(res.status).toBe(409)
+    expect(res.body.error).toBe('ERR_QUEUE_COLOR_ALREADY_EXISTS')
+    const other = await h.as(h.b.admin)
+    expect((await other.post('/queue', { name: 'Outra', color: '#3284FE' })).status).toBe(201)
+  })
+
+  test('a queue keeps its own colour on update', async () => {
+    const h = await createHarness()
+    const q = h.makeQueue(h.a.id, { color: '#111111', name: 'A' })
+    const admin = await h.as(h.a.admin)
+    expect((await admin.put(`/queue/${q.id}`, { name: 'A2', color: '#111111' })).status).toBe(200)
+  })
+
+  test.each([
+    [{ color: '#123456' }, 'name'],
+    [{ name: 'X', color: '#123456' }, 'name'],
+    [{ name: 'x'.repeat(51), color: '#123456' }, 'name'],
+    [{ name: 'Ok' }, 'color'],
+    [{ name: 'Ok', color: 'blue' }, 'color'],
+    [{ name: 'Ok', color: '#12345' }, 'color'],
+    [{ name: 'Ok', color: '#123456', orderQueue: -1 }, 'orderQueue'],
+  ])('validation: %j answers 400 naming %s', async (body, field) => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const res = await admin.post('/queue', body)
+    expect(res.status).toBe(400)
+    expect(res.body.fields.map((f: { field: string }) => f.field)).toContain(field)
+  })
+
+  test('attendants read queues but cannot change them', async () => {
+    const h = await createHarness()
+    const q = h.makeQueue(h.a.id)
+    const agent = await h.as(h.a.attendant)
+    expect((await agent.get('/queue')).status).toBe(200)
+    expect((await agent.get(`/queue/${q.id}`)).status).toBe(200)
+    expect((await agent.post('/queue', { name: 'Nope', color: '#000000' })).status).toBe(403)
+    expect((await agent.put(`/queue/${q.id}`, { name: 'Nope', color: '#000000' })).status).toBe(403)
+    expect((await agent.del(`/queue/${q.id}`)).status).toBe(403)
+  })
+
+  test('the plan limit on queues is enforced', async () => {
+    const h = await createHarness()
+    h.db
+      .update((await import('../../db/schema')).plans)
+      .set({ queues: 1 })
+      .run()
+    h.makeQueue(h.a.id)
+    const admin = await h.as(h.a.admin)
+    const res = await admin.post('/queue', { name: 'Segunda', color: '#abcdef' })
+    expect(res.status).toBe(403)
+    expect(res.body.error).toBe('ERR_QUEUE_LIMIT_REACHED')
+  })
+
+  test("another company's queue ids answer 404", async () => {
+    const h = await createHarness()
+    const foreign = h.makeQueue(h.b.id)
+    const admin = await h.as(h.a.admin)
+    for (const res of [
+      await admin.get(`/queue/${foreign.id}`),
+      await admin.put(`/queue/${foreign.id}`, { name: 'Mine', color: '#010101' }),
+      await admin.del(`/queue/${foreign.id}`),
+    ]) {
+      expect(res.status).toBe(404)
+      expect(res.body.error).toBe('ERR_NO_QUEUE_FOUND')
+    }
+    expect((await admin.get('/queue')).body).toEqual([])
+  })
+})
