@@ -61,7 +61,14 @@ export type InboundMessage = {
 export type ChannelEvent =
   | { t: 'qr'; qr: string; attempt: number; expiresAt: number }
   | { t: 'pairingCode'; code: string; expiresAt: number }
-  | { t: 'status'; status: SessionStatus; reason?: number; detail?: string; retryInMs?: number; me?: ContactRef }
+  | {
+      t: 'status'
+      status: SessionStatus
+      reason?: number
+      detail?: string
+      retryInMs?: number
+      me?: ContactRef
+    }
   | InboundMessage
   | { t: 'ack'; ref: MsgRef; ack: Ack; participant?: string; timestamp?: number }
   | { t: 'edit'; ref: MsgRef; body: string; timestamp: number }

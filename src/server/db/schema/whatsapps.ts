@@ -4,7 +4,14 @@ import { timestamps } from './columns'
 import { companies } from './companies'
 import { queues } from './queues'
 
-export const CONNECTION_STATUSES = ['qrcode', 'OPENING', 'PAIRING', 'CONNECTED', 'DISCONNECTED', 'TIMEOUT'] as const
+export const CONNECTION_STATUSES = [
+  'qrcode',
+  'OPENING',
+  'PAIRING',
+  'CONNECTED',
+  'DISCONNECTED',
+  'TIMEOUT',
+] as const
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number]
 
 /** A WhatsApp connection (the spec's "whatsapp"): one number of a company and its behaviour. */
@@ -52,8 +59,12 @@ export const whatsapps = sqliteTable(
     collectiveVacationMessage: text('collective_vacation_message').notNull().default(''),
     importOldMessages: text('import_old_messages'),
     importRecentMessages: text('import_recent_messages'),
-    importOldMessagesGroups: integer('import_old_messages_groups', { mode: 'boolean' }).notNull().default(false),
-    closedTicketsPostImported: integer('closed_tickets_post_imported', { mode: 'boolean' }).notNull().default(false),
+    importOldMessagesGroups: integer('import_old_messages_groups', { mode: 'boolean' })
+      .notNull()
+      .default(false),
+    closedTicketsPostImported: integer('closed_tickets_post_imported', { mode: 'boolean' })
+      .notNull()
+      .default(false),
     ...timestamps,
   },
   (t) => [
