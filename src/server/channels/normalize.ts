@@ -1,0 +1,636 @@
+/**
+ * Baileys events -> ChannelEvents. Pure: no socket, no I/O (media bytes only through `ctx.download`).
+ * Shared by the Baileys session and the sandbox, which builds the same Baileys shapes (helpers at the bottom).
+ */
+import {
+  areJidsSameUser,
+  type BaileysEventMap,
+  type Contact,
+  extractMessageContent,
+  isJidGroup,
+  isJidNewsletter,
+  isJidStatusBroadcast,
+  isLidUser,
+  normalizeMessageContent,
+  proto,
+  type WAMessage,
+  type WAMessageContent,
+  type WAMessageKey,
+} from '@whiskeysockets/baileys'
+import { contactRef, normalizeJid, pnFromJid, toLidJid } from './baileys/jid'
+import type { Ack, ChannelEvent, ContactRef, InboundMedia, InboundMessage, MediaKind, MsgRef } from './types'
+
+export type NormalizeContext = {
+  /** Our own PN JID (`sock.user.id`), to tell our messages and quotes apart. */
+  meJid?: string
+  /** Our own LID JID (`sock.user.lid`). */
+  meLid?: string
+  /** Downloads (and decrypts) the media of a message. */
+  download: (msg: WAMessage) => Promise<Uint8Array>
+  /** Phone number (digits or PN JID) known for a LID, when the message carries no alternative JID. */
+  resolvePn?: (lid: string) => string | undefined
+  /** Epoch ms for events without a timestamp; defaults to Date.now. */
+  now?: () => number
+}
+
+const Status = proto.WebMessageInfo.Status
+const StubType = proto.WebMessageInfo.StubType
+
+/**
+ * Baileys' message status (proto.WebMessageInfo.Status) -> the spec's ack numbering. The one place this lives.
+ * ERROR 0 -> -1, PENDING 1 -> 0, SERVER_ACK 2 -> 1, DELIVERY_ACK 3 -> 2, READ 4 -> 4, PLAYED 5 -> 5.
+ */
+export function baileysStatusToAck(status: number | null | undefined): Ack | undefined {
+  switch (status) {
+    case Status.ERROR:
+      return -1
+    case Status.PENDING:
+      return 0
+    case Status.SERVER_ACK:
+      return 1
+    case Status.DELIVERY_ACK:
+      return 2
+    case Status.READ:
+      return 4
+    case Status.PLAYED:
+      return 5
+    default:
+      return undefined
+  }
+}
+
+/** The inverse of baileysStatusToAck (3, "delivered to all", has no Baileys status and maps to DELIVERY_ACK). */
+export function ackToBaileysStatus(ack: Ack): proto.WebMessageInfo.Status {
+  switch (ack) {
+    case -1:
+      return Status.ERROR
+    case 0:
+      return Status.PENDING
+    case 1:
+      return Status.SERVER_ACK
+    case 2:
+    case 3:
+      return Status.DELIVERY_ACK
+    case 4:
+      return Status.READ
+    case 5:
+      return Status.PLAYED
+  }
+}
+
+export function normalizeBaileysEvents(
+  events: Partial<BaileysEventMap>,
+  ctx: NormalizeContext,
+): ChannelEvent[] {
+  const out: ChannelEvent[] = []
+  const upsert = events['messages.upsert']
+  if (upsert) {
+    for (const msg of upsert.messages) {
+      const event = normalizeWAMessage(msg, ctx, { offline: upsert.type === 'append' })
+      if (event) out.push(event)
+    }
+  }
+  for (const u of events['messages.update'] ?? []) out.push(...normalizeMessageUpdate(u, ctx))
+  for (const r of events['message-receipt.update'] ?? []) {
+    const e = normalizeReceipt(r)
+    if (e) out.push(e)
+  }
+  for (const r of events['messages.reaction'] ?? []) {
+    const e = normalizeReaction(r, ctx)
+    if (e) out.push(e)
+  }
+  for (const c of events['contacts.upsert'] ?? []) {
+    const e = normalizeContact(c, ctx)
+    if (e) out.push(e)
+  }
+  for (const c of events['contacts.update'] ?? []) {
+    const e = normalizeContact(c, ctx)
+    if (e) out.push(e)
+  }
+  const mapping = events['lid-mapping.update']
+  if (mapping) {
+    const e = normalizeLidMapping(mapping)
+    if (e) out.push(e)
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// messages.upsert
+
+/** Content kinds that are not messages of their own: they come again as update/reaction events, or are noise. */
+const SKIPPED_KINDS = new Set<string>([
+  'protocolMessage',
+  'reactionMessage',
+  'encReactionMessage',
+  'senderKeyDistributionMessage',
+  'messageContextInfo',
+  'pollUpdateMessage',
+  'keepInChatMessage',
+  'pinInChatMessage',
+  'encEventResponseMessage',
+  'deviceSentMessage',
+])
+
+const MEDIA_FIELDS: { field: keyof proto.IMessage; kind: MediaKind }[] = [
+  { field: 'imageMessage', kind: 'image' },
+  { field: 'videoMessage', kind: 'video' },
+  { field: 'ptvMessage', kind: 'video' },
+  { field: 'audioMessage', kind: 'audio' },
+  { field: 'documentMessage', kind: 'document' },
+  { field: 'stickerMessage', kind: 'sticker' },
+]
+
+/** Fields whose presence makes a content something we show. */
+const CONTENT_FIELDS = new Set<string>([
+  'conversation',
+  'extendedTextMessage',
+  'locationMessage',
+  'liveLocationMessage',
+  'contactMessage',
+  'contactsArrayMessage',
+  'buttonsResponseMessage',
+  'listResponseMessage',
+  'templateButtonReplyMessage',
+  'interactiveResponseMessage',
+  'pollCreationMessage',
+  'pollCreationMessageV2',
+  'pollCreationMessageV3',
+  ...MEDIA_FIELDS.map((m) => m.field as string),
+])
+
+/** Own set fields of a proto message (decoded protobufjs objects keep defaults on the prototype). */
+function setFields(content: proto.IMessage): string[] {
+  return Object.keys(content).filter((k) => {
+    const v = (content as Record<string, unknown>)[k]
+    return v !== null && v !== undefined
+  })
+}
+
+/** The content we show, unwrapped (ephemeral, view once, document with caption, templates); undefined to skip. */
+export function unwrapContent(message: WAMessageContent | null | undefined): WAMessageContent | undefined {
+  const content = extractMessageContent(normalizeMessageContent(message))
+  if (!content) return undefined
+  const fields = setFields(content)
+  if (fields.some((f) => SKIPPED_KINDS.has(f) && f !== 'messageContextInfo')) return undefined
+  if (!fields.some((f) => CONTENT_FIELDS.has(f))) return undefined
+  return content
+}
+
+/** The text of a content: conversation, extended text, caption, or the chosen option of a reply button/list. */
+export function contentBody(c: WAMessageContent): string {
+  return (
+    c.conversation ??
+    c.extendedTextMessage?.text ??
+    c.imageMessage?.caption ??
+    c.videoMessage?.caption ??
+    c.ptvMessage?.caption ??
+    c.documentMessage?.caption ??
+    c.buttonsResponseMessage?.selectedDisplayText ??
+    c.listResponseMessage?.title ??
+    c.templateButtonReplyMessage?.selectedDisplayText ??
+    c.interactiveResponseMessage?.body?.text ??
+    c.pollCreationMessage?.name ??
+    c.pollCreationMessageV2?.name ??
+    c.pollCreationMessageV3?.name ??
+    ''
+  )
+}
+
+function contextInfoOf(c: WAMessageContent): proto.IContextInfo | undefined {
+  for (const field of setFields(c)) {
+    const value = (c as Record<string, unknown>)[field]
+    if (value && typeof value === 'object' && 'contextInfo' in value) {
+      const info = (value as { contextInfo?: proto.IContextInfo | null }).contextInfo
+      if (info) return info
+    }
+  }
+  return undefined
+}
+
+function isMe(jid: string | null | undefined, ctx: NormalizeContext): boolean {
+  if (!jid) return false
+  return (!!ctx.meJid && areJidsSameUser(jid, ctx.meJid)) || (!!ctx.meLid && areJidsSameUser(jid, ctx.meLid))
+}
+
+function meRef(ctx: NormalizeContext): ContactRef {
+  const jid = ctx.meJid ? normalizeJid(ctx.meJid) : ctx.meLid ? normalizeJid(ctx.meLid) : ''
+  const ref: ContactRef = { jid }
+  const pn = pnFromJid(ctx.meJid)
+  if (pn) ref.pn = pn
+  if (ctx.meLid) ref.lid = toLidJid(ctx.meLid)
+  return ref
+}
+
+/** MsgRef of a Baileys key, with the chat normalized. */
+export function keyToRef(key: WAMessageKey): MsgRef {
+  const chatJid = normalizeJid(key.remoteJid ?? '')
+  const ref: MsgRef = { id: key.id ?? '', chatJid, fromMe: !!key.fromMe }
+  if (key.participant && isJidGroup(chatJid)) ref.participant = normalizeJid(key.participant)
+  return ref
+}
+
+/** A protobuf number that may be a Long. */
+function num(v: unknown): number {
+  if (v === null || v === undefined) return 0
+  if (typeof v === 'number') return v
+  if (typeof v === 'object' && 'toNumber' in v) return (v as { toNumber(): number }).toNumber()
+  return Number(v) || 0
+}
+
+/** The epoch ms of a Baileys seconds timestamp. */
+function secondsToMs(ts: unknown, ctx: NormalizeContext): number {
+  const n = num(ts)
+  return n > 0 ? n * 1000 : (ctx.now ?? Date.now)()
+}
+
+/** Who the chat is, and who wrote. An alt JID pointing at ourselves (fromMe stanzas) is ignored. */
+function parties(
+  key: WAMessageKey,
+  ctx: NormalizeContext,
+): { chat: ContactRef; sender: ContactRef; isGroup: boolean } {
+  const remoteJid = key.remoteJid ?? ''
+  const isGroup = !!isJidGroup(remoteJid)
+  const remoteAlt = key.remoteJidAlt && !isMe(key.remoteJidAlt, ctx) ? key.remoteJidAlt : undefined
+  const chat = contactRef(remoteJid, isGroup ? undefined : remoteAlt, ctx.resolvePn)
+  let sender: ContactRef
+  if (key.fromMe) sender = meRef(ctx)
+  else if (isGroup) {
+    const participant = key.participant ?? ''
+    sender = participant ? contactRef(participant, key.participantAlt, ctx.resolvePn) : { jid: '' }
+  } else sender = chat
+  return { chat, sender, isGroup }
+}
+
+/** Encodes a WAMessage to the bytes stored as `raw` (proto.WebMessageInfo). */
+export function encodeWAMessage(msg: WAMessage): Uint8Array {
+  return proto.WebMessageInfo.encode(msg).finish()
+}
+
+/** Decodes `raw` bytes back into a WAMessage. */
+export function decodeWAMessage(raw: Uint8Array): WAMessage {
+  return proto.WebMessageInfo.decode(raw) as WAMessage
+}
+
+/** One upserted WAMessage -> an InboundMessage, or undefined when it is not a message of its own. */
+export function normalizeWAMessage(
+  msg: WAMessage,
+  ctx: NormalizeContext,
+  opts: { offline?: boolean } = {},
+): InboundMessage | undefined {
+  const key = msg.key
+  const remoteJid = key?.remoteJid
+  if (!key?.id || !remoteJid) return undefined
+  if (isJidStatusBroadcast(remoteJid) || isJidNewsletter(remoteJid) || remoteJid.endsWith('@broadcast'))
+    return undefined
+  const { chat, sender, isGroup } = parties(key, ctx)
+  const base = {
+    t: 'message' as const,
+    ref: keyToRef(key),
+    chat,
+    sender,
+    timestamp: secondsToMs(msg.messageTimestamp, ctx),
+    isGroup,
+    offline: !!opts.offline,
+  }
+  const pushName = !key.fromMe && msg.pushName ? { pushName: msg.pushName } : {}
+
+  if (!msg.message) {
+    if (msg.messageStubType === StubType.CIPHERTEXT) {
+      return { ...base, ...pushName, body: '', undecryptable: true, raw: encodeWAMessage(msg) }
+    }
+    return undefined
+  }
+  const content = unwrapContent(msg.message)
+  if (!content) return undefined
+
+  const event: InboundMessage = {
+    ...base,
+    ...pushName,
+    body: contentBody(content),
+    raw: encodeWAMessage(msg),
+  }
+
+  const media = mediaOf(content, msg, ctx)
+  if (media) event.media = media
+
+  const loc = content.locationMessage ?? content.liveLocationMessage
+  if (loc) {
+    event.location = { latitude: loc.degreesLatitude ?? 0, longitude: loc.degreesLongitude ?? 0 }
+    const named = content.locationMessage
+    if (named?.name) event.location.name = named.name
+    if (named?.address) event.location.address = named.address
+    if (!event.body && named?.name) event.body = named.name
+  }
+
+  if (content.contactMessage) {
+    event.vcards = [
+      { displayName: content.contactMessage.displayName ?? '', vcard: content.contactMessage.vcard ?? '' },
+    ]
+  } else if (content.contactsArrayMessage) {
+    event.vcards = (content.contactsArrayMessage.contacts ?? []).map((c) => ({
+      displayName: c.displayName ?? '',
+      vcard: c.vcard ?? '',
+    }))
+  }
+
+  const info = contextInfoOf(content)
+  if (info?.stanzaId) {
+    const quotedParticipant = info.participant ?? undefined
+    const quoted: MsgRef = {
+      id: info.stanzaId,
+      chatJid: normalizeJid(info.remoteJid || remoteJid),
+      fromMe: isMe(quotedParticipant, ctx),
+    }
+    if (quotedParticipant && isGroup) quoted.participant = normalizeJid(quotedParticipant)
+    event.quoted = quoted
+  }
+  return event
+}
+
+function mediaOf(content: WAMessageContent, msg: WAMessage, ctx: NormalizeContext): InboundMedia | undefined {
+  for (const { field, kind } of MEDIA_FIELDS) {
+    const m = content[field] as
+      | (proto.Message.IImageMessage &
+          proto.Message.IAudioMessage &
+          proto.Message.IDocumentMessage &
+          proto.Message.IVideoMessage)
+      | null
+      | undefined
+    if (!m) continue
+    const media: InboundMedia = {
+      kind,
+      mimetype: m.mimetype ?? defaultMime(kind),
+      download: () => ctx.download(msg),
+    }
+    if (m.fileName) media.fileName = m.fileName
+    if (m.caption) media.caption = m.caption
+    if (m.seconds) media.seconds = m.seconds
+    if (kind === 'audio') media.ptt = !!m.ptt
+    const size = num(m.fileLength)
+    if (size > 0) media.size = size
+    return media
+  }
+  return undefined
+}
+
+function defaultMime(kind: MediaKind): string {
+  switch (kind) {
+    case 'image':
+      return 'image/jpeg'
+    case 'video':
+      return 'video/mp4'
+    case 'audio':
+      return 'audio/ogg; codecs=opus'
+    case 'sticker':
+      return 'image/webp'
+    case 'document':
+      return 'application/octet-stream'
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// messages.update, message-receipt.update, messages.reaction
+
+export function normalizeMessageUpdate(
+  u: BaileysEventMap['messages.update'][number],
+  ctx: NormalizeContext,
+): ChannelEvent[] {
+  const out: ChannelEvent[] = []
+  if (!u.key?.id || !u.key.remoteJid) return out
+  const ref = keyToRef(u.key)
+  const { update } = u
+  if (update.status !== undefined && update.status !== null) {
+    const ack = baileysStatusToAck(update.status)
+    if (ack !== undefined) {
+      const event: ChannelEvent = { t: 'ack', ref, ack }
+      const ts = num(update.messageTimestamp)
+      if (ts > 0) event.timestamp = ts * 1000
+      out.push(event)
+    }
+  }
+  const edited = update.message?.editedMessage?.message
+  if (edited) {
+    const content = normalizeMessageContent(edited)
+    const inner = content?.protocolMessage?.editedMessage ?? content
+    out.push({
+      t: 'edit',
+      ref,
+      body: inner ? contentBody(inner) : '',
+      timestamp: secondsToMs(update.messageTimestamp, ctx),
+    })
+  }
+  if (update.messageStubType === StubType.REVOKE) out.push({ t: 'delete', ref })
+  return out
+}
+
+export function normalizeReceipt(
+  r: BaileysEventMap['message-receipt.update'][number],
+): ChannelEvent | undefined {
+  if (!r.key?.id || !r.key.remoteJid || !r.receipt?.userJid) return undefined
+  const { receipt } = r
+  let ack: Ack | undefined
+  let ts = 0
+  if (receipt.playedTimestamp) {
+    ack = 5
+    ts = num(receipt.playedTimestamp)
+  } else if (receipt.readTimestamp) {
+    ack = 4
+    ts = num(receipt.readTimestamp)
+  } else if (receipt.receiptTimestamp) {
+    ack = 2
+    ts = num(receipt.receiptTimestamp)
+  }
+  if (ack === undefined) return undefined
+  const event: ChannelEvent = {
+    t: 'ack',
+    ref: keyToRef(r.key),
+    ack,
+    participant: normalizeJid(receipt.userJid ?? ''),
+  }
+  if (ts > 0) event.timestamp = ts * 1000
+  return event
+}
+
+/**
+ * A reaction. `reaction.key` is the key of the reaction message itself (who reacted, in which chat); `key` is the
+ * target as the reactor addressed it, so its `fromMe` is from the reactor's point of view: flipped here to ours.
+ */
+export function normalizeReaction(
+  r: BaileysEventMap['messages.reaction'][number],
+  ctx: NormalizeContext,
+): ChannelEvent | undefined {
+  const target = r.key
+  const reactionKey = r.reaction?.key as WAMessageKey | null | undefined
+  if (!target?.id) return undefined
+  const chatJid = normalizeJid(reactionKey?.remoteJid || target.remoteJid || '')
+  if (!chatJid) return undefined
+  const isGroup = !!isJidGroup(chatJid)
+  const fromMe = !!reactionKey?.fromMe
+  let targetFromMe: boolean
+  if (fromMe) targetFromMe = !!target.fromMe
+  else if (isGroup) targetFromMe = isMe(target.participant, ctx)
+  else targetFromMe = !target.fromMe
+  const targetRef: MsgRef = { id: target.id, chatJid, fromMe: targetFromMe }
+  if (isGroup && target.participant) targetRef.participant = normalizeJid(target.participant)
+  if (isGroup && targetFromMe && !targetRef.participant && ctx.meJid)
+    targetRef.participant = normalizeJid(ctx.meJid)
+  let from: ContactRef
+  if (fromMe) from = meRef(ctx)
+  else if (reactionKey) from = parties({ ...reactionKey, fromMe: false }, ctx).sender
+  else from = { jid: '' }
+  const ms = r.reaction?.senderTimestampMs
+  const timestamp = ms ? num(ms) : (ctx.now ?? Date.now)()
+  return { t: 'reaction', target: targetRef, emoji: r.reaction?.text ?? '', from, fromMe, timestamp }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// contacts, LID mappings
+
+export function normalizeContact(c: Partial<Contact>, ctx: NormalizeContext): ChannelEvent | undefined {
+  const id = c.id
+  if (!id || isJidGroup(id) || isJidNewsletter(id) || id.endsWith('@broadcast')) return undefined
+  const alt = isLidUser(id) ? c.phoneNumber : c.lid
+  const contact = contactRef(id, alt, ctx.resolvePn)
+  if (!contact.pn && c.phoneNumber) {
+    const pn = pnFromJid(c.phoneNumber)
+    if (pn) contact.pn = pn
+  }
+  if (!contact.lid && c.lid && isLidUser(c.lid)) contact.lid = toLidJid(c.lid)
+  const event: ChannelEvent = { t: 'contact', contact }
+  if (c.name) event.name = c.name
+  if (c.notify) event.pushName = c.notify
+  if (c.imgUrl === 'changed') event.pictureChanged = true
+  if (!event.name && !event.pushName && !event.pictureChanged && !(contact.pn && contact.lid))
+    return undefined
+  return event
+}
+
+export function normalizeLidMapping(m: BaileysEventMap['lid-mapping.update']): ChannelEvent | undefined {
+  if (!m?.lid || !m.pn) return undefined
+  const pn = pnFromJid(m.pn)
+  if (!pn) return undefined
+  return { t: 'lidMapping', lid: toLidJid(m.lid), pn }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Builders of Baileys shapes (for the sandbox and tests): what Baileys would hand to normalizeBaileysEvents.
+
+export type BuildMessageInput = {
+  id: string
+  /** The chat: the customer's JID in 1:1 (`…@s.whatsapp.net` or `…@lid`), or the group. */
+  chatJid: string
+  /** The other form of the chat JID in 1:1 (PN for a LID chat, LID for a PN chat). */
+  chatAlt?: string
+  /** Groups: who wrote, and the other form of that JID. */
+  participant?: string
+  participantAlt?: string
+  fromMe?: boolean
+  pushName?: string
+  /** Epoch ms; defaults to now. */
+  timestamp?: number
+  message: WAMessageContent
+}
+
+/** A WAMessage as Baileys upserts it. */
+export function buildWAMessage(input: BuildMessageInput): WAMessage {
+  const isGroup = !!isJidGroup(input.chatJid)
+  const key: WAMessageKey = {
+    remoteJid: input.chatJid,
+    fromMe: !!input.fromMe,
+    id: input.id,
+    addressingMode: isLidUser(isGroup ? input.participant : input.chatJid) ? 'lid' : 'pn',
+  }
+  if (input.chatAlt && !isGroup) key.remoteJidAlt = input.chatAlt
+  if (isGroup && input.participant) key.participant = input.participant
+  if (isGroup && input.participantAlt) key.participantAlt = input.participantAlt
+  const msg: WAMessage = {
+    key,
+    message: proto.Message.fromObject(input.message),
+    messageTimestamp: Math.floor((input.timestamp ?? Date.now()) / 1000),
+  }
+  if (input.pushName) msg.pushName = input.pushName
+  if (input.fromMe) msg.status = Status.SERVER_ACK
+  return msg
+}
+
+/** A WAMessageKey of a MsgRef. */
+export function refToKey(ref: MsgRef): WAMessageKey {
+  const key: WAMessageKey = { remoteJid: ref.chatJid, fromMe: ref.fromMe, id: ref.id }
+  if (ref.participant) key.participant = ref.participant
+  return key
+}
+
+/** The `messages.update` entry of an ack. */
+export function buildAckUpdate(
+  ref: MsgRef,
+  ack: Ack,
+  timestampMs?: number,
+): BaileysEventMap['messages.update'][number] {
+  const update: Partial<WAMessage> = { status: ackToBaileysStatus(ack) }
+  if (timestampMs) update.messageTimestamp = Math.floor(timestampMs / 1000)
+  return { key: refToKey(ref), update }
+}
+
+/** The `message-receipt.update` entry of a group participant's delivery (2), read (4) or play (5). */
+export function buildGroupReceipt(
+  ref: MsgRef,
+  participant: string,
+  ack: 2 | 4 | 5,
+  timestampMs: number,
+): BaileysEventMap['message-receipt.update'][number] {
+  const t = Math.floor(timestampMs / 1000)
+  const receipt: proto.IUserReceipt = { userJid: participant }
+  if (ack === 2) receipt.receiptTimestamp = t
+  else if (ack === 4) receipt.readTimestamp = t
+  else receipt.playedTimestamp = t
+  return { key: refToKey(ref), receipt }
+}
+
+/** The `messages.update` entry Baileys emits for an edit (the key id is the original message's). */
+export function buildEditUpdate(
+  ref: MsgRef,
+  body: string,
+  timestampMs: number,
+): BaileysEventMap['messages.update'][number] {
+  return {
+    key: refToKey(ref),
+    update: {
+      message: { editedMessage: { message: { conversation: body } } },
+      messageTimestamp: Math.floor(timestampMs / 1000),
+    },
+  }
+}
+
+/** The `messages.update` entry Baileys emits for a delete for everyone. */
+export function buildRevokeUpdate(ref: MsgRef): BaileysEventMap['messages.update'][number] {
+  return { key: refToKey(ref), update: { message: null, messageStubType: StubType.REVOKE } }
+}
+
+/**
+ * The `messages.reaction` entry Baileys emits. `target` is the reacted message from OUR point of view;
+ * `reactor` the reaction message's key (its `remoteJid` the chat, `participant` who reacted in groups).
+ */
+export function buildReaction(
+  target: MsgRef,
+  reactor: { chatJid: string; fromMe: boolean; participant?: string; id?: string },
+  emoji: string,
+  timestampMs: number,
+): BaileysEventMap['messages.reaction'][number] {
+  const isGroup = !!isJidGroup(target.chatJid)
+  // the target key as the reactor addresses it
+  const key: WAMessageKey = {
+    remoteJid: target.chatJid,
+    id: target.id,
+    fromMe: reactor.fromMe ? target.fromMe : false,
+  }
+  if (!reactor.fromMe && !isGroup) key.fromMe = !target.fromMe
+  if (target.participant) key.participant = target.participant
+  const reactionKey: WAMessageKey = {
+    remoteJid: reactor.chatJid,
+    fromMe: reactor.fromMe,
+    id: reactor.id ?? `R${target.id}`,
+  }
+  if (reactor.participant) reactionKey.participant = reactor.participant
+  return { key, reaction: { key: reactionKey, text: emoji, senderTimestampMs: timestampMs } }
+}
