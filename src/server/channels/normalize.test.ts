@@ -4,11 +4,11 @@ import {
   decodeMessageNode,
   generateWAMessageContent,
   generateWAMessageFromContent,
-  type ILogger,
   proto,
   type WAMessage,
   WAMessageStubType,
 } from '@whiskeysockets/baileys'
+import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger'
 import {
   baileysStatusToAck,
   buildAckUpdate,
