@@ -7,6 +7,7 @@ import { App } from './App'
 import { restoreSession } from './state/session'
 import { applyTheme, theme } from './state/theme'
 
+// The server's CSP forbids inline scripts, so the theme is applied here, before the first render.
 applyTheme(theme.value)
 void restoreSession()
 

@@ -73,7 +73,11 @@ function ColorPicker({
   const normalized = value.trim().toUpperCase()
   return (
     <div className="flex flex-col gap-3">
-      <div role="radiogroup" aria-label={t('queues.colorPalette')} className="flex flex-wrap gap-2">
+      <div
+        role="radiogroup"
+        aria-label={t('queues.colorPalette')}
+        className="flex max-w-[312px] flex-wrap gap-2 max-sm:max-w-none"
+      >
         {QUEUE_PALETTE.map((c) => {
           const selected = normalized === c
           return (

@@ -26,6 +26,17 @@ export type UserDialogProps = {
   onSaved?: (user: UserDto) => void
 }
 
+/** Work hours: every 10 minutes (spec: step 10 min), plus 23:59 and the current value if it is off the grid. */
+export function timeOptions(current?: string): { value: string; label: string }[] {
+  const values: string[] = []
+  for (let m = 0; m < 24 * 60; m += 10) {
+    values.push(`${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`)
+  }
+  values.push('23:59')
+  if (current && !values.includes(current)) values.push(current)
+  return values.sort().map((v) => ({ value: v, label: v }))
+}
+
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <fieldset className="min-w-0">
@@ -260,20 +271,18 @@ export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogP
                 {canEditProfile && (
                   <>
                     <Field label={t('users.startWork')} error={errors.startWork}>
-                      <Input
-                        type="time"
-                        step={600}
+                      <Select
                         value={form.startWork}
-                        onChange={(e) => set('startWork', e.target.value)}
+                        onChange={(v) => set('startWork', v)}
+                        options={timeOptions(form.startWork)}
                         className="tnum"
                       />
                     </Field>
                     <Field label={t('users.endWork')} error={errors.endWork}>
-                      <Input
-                        type="time"
-                        step={600}
+                      <Select
                         value={form.endWork}
-                        onChange={(e) => set('endWork', e.target.value)}
+                        onChange={(v) => set('endWork', v)}
+                        options={timeOptions(form.endWork)}
                         className="tnum"
                       />
                     </Field>

@@ -38,7 +38,7 @@ export function UsersPage() {
 
   const fetchPage = useCallback(
     async (pageNumber: number, signal: AbortSignal) => {
-      const res = await api.get<Paged<'users', UserDto>>('/users/', {
+      const res = await api.get<Paged<'users', UserDto>>('/users', {
         query: { searchParam: term, pageNumber },
         signal,
       })

@@ -1,0 +1,95 @@
+/**
+ * Screenshots of every page at 1280x800 and 375x812, light and dark, for a human to look at.
+ *   bun tests/e2e/shoot.ts http://127.0.0.1:18080 admin@balcao.local admin12345
+ * The server must be running; the pictures land in tests/e2e/artifacts/shots/.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Page } from 'playwright-core'
+
+const [base = 'http://127.0.0.1:18080', email = 'admin@balcao.local', password = 'admin12345'] =
+  process.argv.slice(2)
+const out = join(import.meta.dir, 'artifacts', 'shots')
+mkdirSync(out, { recursive: true })
+
+const sizes = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 375, height: 812 },
+]
+
+async function signIn(page: Page) {
+  await page.goto(`${base}/login`)
+  await page.fill('input[name=email]', email)
+  await page.fill('input[name=password]', password)
+  await page.click('button[type=submit]')
+  await page.waitForURL('**/tickets')
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  for (const size of sizes) {
+    const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'balcao-shots-')), {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
+      viewport: { width: size.width, height: size.height },
+      colorScheme: theme,
+    })
+    const page = ctx.pages()[0] ?? (await ctx.newPage())
+    page.on('console', (m) => m.type() === 'error' && console.log('console:', m.text()))
+    const shot = (name: string) => page.screenshot({ path: join(out, `${name}-${size.name}-${theme}.png`) })
+    await page.goto(`${base}/login`)
+    await page.waitForSelector('input[name=email]')
+    await shot('login')
+    await signIn(page)
+    await page.waitForTimeout(300)
+    await shot('tickets')
+    await page.goto(`${base}/users`)
+    await page.waitForSelector('table, ul[aria-label]')
+    await page.waitForTimeout(300)
+    await shot('users')
+    await page
+      .getByRole('button', { name: /Adicionar usuário/ })
+      .first()
+      .click()
+    await page.waitForSelector('[role=dialog] h2')
+    await page.waitForTimeout(300)
+    await shot('users-dialog')
+    await page.getByRole('button', { name: 'Salvar' }).click()
+    await page.waitForTimeout(200)
+    await shot('users-dialog-errors')
+    await page.keyboard.press('Escape')
+    await page.goto(`${base}/queues`)
+    await page.waitForTimeout(500)
+    await shot('queues')
+    await page
+      .getByRole('button', { name: /Adicionar fila/ })
+      .first()
+      .click()
+    await page.waitForTimeout(300)
+    await shot('queues-dialog')
+    await page.keyboard.press('Escape')
+    await page.goto(`${base}/settings`)
+    await page.waitForTimeout(500)
+    await shot('settings')
+    if (size.name === 'phone') {
+      await page.getByRole('button', { name: 'Abrir menu' }).click()
+      await page.waitForTimeout(300)
+      await shot('drawer')
+      await page.keyboard.press('Escape')
+    }
+    await page.getByRole('button', { name: 'Conta' }).click()
+    await page.waitForTimeout(250)
+    await shot('profile-menu')
+    await ctx.close()
+  }
+}
+console.log('screenshots in', out)
