@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs'
 import type { BunPlugin } from 'bun'
 import tailwind from 'bun-plugin-tailwind'
 import pkg from '../package.json'
+import { baileysWebSocketPlugin } from '../src/server/channels/baileys/ws-plugin'
 
 const production = { 'process.env.NODE_ENV': '"production"' }
 
@@ -53,7 +54,7 @@ export async function buildExecutable(outfile = 'dist/balcao') {
     compile: { outfile, assets: ['./dist/web', './migrations'] },
     minify: true,
     sourcemap: 'none',
-    plugins: [stubReactDevtools],
+    plugins: [stubReactDevtools, baileysWebSocketPlugin],
     define: production,
   } as Parameters<typeof Bun.build>[0])
   if (!result.success) fail(result, 'executable')

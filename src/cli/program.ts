@@ -1,4 +1,5 @@
 import { Command } from 'commander'
+import { registerDoctor } from './commands/doctor'
 import { registerMigrate } from './commands/migrate'
 import { registerServe } from './commands/serve'
 import { registerUser } from './commands/user'
@@ -13,6 +14,7 @@ export function buildProgram(version: string) {
   registerServe(program)
   registerMigrate(program)
   registerUser(program)
+  registerDoctor(program)
   registerVersion(program, version)
   return program
 }
