@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { secureHeaders } from 'hono/secure-headers'
 import type { HealthResponse } from '../shared/api'
+import { AppError } from '../shared/errors'
 import type { Deps } from './context'
 import { authenticate } from './http/auth'
 import type { AppEnv } from './http/env'
@@ -9,6 +10,8 @@ import { handleError, notFoundApi } from './http/errors'
 import { authRoutes } from './modules/auth/routes'
 import { LoginThrottle } from './modules/auth/throttle'
 import { companiesRoutes } from './modules/companies/routes'
+import { connectionsRoutes, restartRoutes, sessionRoutes } from './modules/connections/routes'
+import { isOperatorToken, operatorRoutes } from './modules/operator/routes'
 import { plansRoutes } from './modules/plans/routes'
 import { queuesRoutes } from './modules/queues/routes'
 import { settingsRoutes } from './modules/settings/routes'
@@ -37,9 +40,15 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
       } satisfies HealthResponse),
     )
     .get('/ws', async (c) => {
-      const actor = await authenticate(deps, c.req.query('token'))
+      const operator = c.req.query('operator')
+      let data: SocketData
+      if (operator !== undefined) {
+        if (!isOperatorToken(deps, operator))
+          throw new AppError('ERR_INVALID_TOKEN', 'Operator credential required')
+        data = { operator: true }
+      } else data = { actor: await authenticate(deps, c.req.query('token')) }
       const server = c.env?.server as { upgrade?(req: Request, o: { data: SocketData }): boolean } | undefined
-      if (!server?.upgrade?.(c.req.raw, { data: { actor } })) {
+      if (!server?.upgrade?.(c.req.raw, { data })) {
         return c.json({ error: 'ERR_VALIDATION', message: 'Expected a WebSocket upgrade' }, 426)
       }
       return new Response(null)
@@ -50,6 +59,10 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     .route('/settings', settingsRoutes)
     .route('/companies', companiesRoutes)
     .route('/plans', plansRoutes)
+    .route('/whatsapp', connectionsRoutes)
+    .route('/whatsappsession', sessionRoutes)
+    .route('/whatsapp-restart', restartRoutes)
+    .route('/operator', operatorRoutes)
     .all('*', notFoundApi)
 
   const app = new Hono<AppEnv>({ strict: false })

@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import type { ChannelManager } from './channels/manager'
 import type { Clock } from './clock'
 import type { DB } from './db/client'
 import type { Logger } from './logger'
@@ -16,6 +17,10 @@ export type Deps = {
   version: string
   /** Serve the sandbox API and accept sandbox connections. */
   sandbox: boolean
+  /** The messaging sessions of every connection. */
+  channels: ChannelManager
+  /** The terminal operator's credential for this run (written to operator.json), or null. */
+  operatorToken: string | null
   /** Trust X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
   trustProxy: boolean
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import pkg from '../../package.json'
+import { ChannelManager } from './channels/manager'
 import { type Clock, systemClock } from './clock'
 import type { Deps } from './context'
 import { openDatabase } from './db/client'
@@ -20,15 +21,20 @@ export function openDataDir(
   mkdirSync(join(dataDir, 'media'), { recursive: true })
   const { db, sqlite } = openDatabase(join(dataDir, 'balcao.db'))
   runMigrations(db)
+  const clock = options.clock ?? systemClock
+  const hub = new Hub()
+  const log = options.log ?? createLogger()
   return {
     db,
     sqlite,
-    clock: options.clock ?? systemClock,
-    hub: new Hub(),
+    clock,
+    hub,
     secrets: loadOrCreateSecrets(dataDir),
-    log: options.log ?? createLogger(),
+    log,
     version: VERSION,
     sandbox: options.sandbox ?? false,
     trustProxy: options.trustProxy ?? process.env.BALCAO_TRUST_PROXY === '1',
+    channels: new ChannelManager({ db, hub, clock, log }, {}),
+    operatorToken: null,
   }
 }

@@ -97,3 +97,60 @@ export type Paged<K extends string, T> = { [key in K]: T[] } & { count: number; 
 export type LiveFrame<T = unknown> = { event: string; data: T }
 
 export type HealthResponse = { status: 'ok'; version: string; uptimeMs: number }
+
+export type ConnectionStatus = 'qrcode' | 'OPENING' | 'PAIRING' | 'CONNECTED' | 'DISCONNECTED' | 'TIMEOUT'
+
+/** A connection (the spec's "whatsapp"). `token` and `qrcode` are only shown to admins. */
+export type WhatsappDto = {
+  id: number
+  name: string
+  companyId: number
+  provider: 'beta' | 'sandbox'
+  channel: string
+  status: ConnectionStatus
+  qrcode: string
+  pairingCode: string | null
+  /** Epoch ms when the QR code (or pairing code) expires. */
+  expirationTime: number | null
+  retries: number
+  number: string | null
+  isDefault: boolean
+  greetingMessage: string
+  complationMessage: string
+  outOfHoursMessage: string
+  ratingMessage: string
+  token: string | null
+  timeSendQueue: number
+  sendIdQueue: number | null
+  expiresInactiveMessage: string
+  expiresTicket: number
+  timeUseBotQueues: number
+  maxUseBotQueues: number
+  promptId: number | null
+  allowGroup: boolean
+  expiresTicketNPS: number
+  maxUseBotQueuesNPS: number
+  collectiveVacationStart: string | null
+  collectiveVacationEnd: string | null
+  collectiveVacationMessage: string
+  importOldMessages: string | null
+  importRecentMessages: string | null
+  importOldMessagesGroups: boolean
+  closedTicketsPostImported: boolean
+  queues: QueueRef[]
+  createdAt: string
+  updatedAt: string
+}
+
+/** `company-{id}-whatsappSession` frames: `{ action: 'update', session }`. */
+export type SessionUpdate = {
+  id: number
+  name: string
+  status: ConnectionStatus
+  qrcode: string
+  pairingCode: string | null
+  expirationTime: number | null
+  retries: number
+  number: string | null
+  updatedAt: string
+}

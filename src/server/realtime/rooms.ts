@@ -5,6 +5,8 @@ export const rooms = {
   queue: (companyId: number, queueId: number) => `company:${companyId}:queue:${queueId}`,
   user: (companyId: number, userId: number) => `company:${companyId}:user:${userId}`,
   ticket: (companyId: number, ticketId: number) => `company:${companyId}:ticket:${ticketId}`,
+  /** The terminal operator (`balcao connection pair`): sessions of every company. */
+  operator: 'operator',
 }
 
 /** Event names as the spec's channels: `company-{id}-user`, `company-{id}-queue`, ... */

@@ -2,8 +2,10 @@ import type { ServerWebSocket, WebSocketHandler } from 'bun'
 import type { Actor, Deps } from '../context'
 import { setOnline } from '../modules/auth/service'
 import { roomsOfUser } from '../modules/users/service'
+import { rooms } from './rooms'
 
-export type SocketData = { actor: Actor }
+/** A signed-in user's socket, or the terminal operator's (sessions of every company). */
+export type SocketData = { actor: Actor; operator?: false } | { operator: true }
 
 /** Decides whether a user may follow a ticket's room; the inbox area provides it. */
 export type TicketAccess = (actor: Actor, ticketId: number) => boolean
@@ -20,11 +22,16 @@ export function liveSocketHandler(
 ): WebSocketHandler<SocketData> {
   return {
     open(ws) {
+      if (ws.data.operator) {
+        deps.hub.join(ws, { companyId: 0, userId: 0, sessionId: 'operator' }, [rooms.operator])
+        return
+      }
       const { actor } = ws.data
       deps.hub.join(ws, actor, roomsOfUser(deps.db, actor.userId))
       if (deps.hub.socketsOf(actor.userId) === 1) setOnline(deps, actor.userId, true)
     },
     message(ws, message) {
+      if (ws.data.operator) return
       let frame: ClientFrame
       try {
         frame = JSON.parse(String(message)) as ClientFrame
@@ -35,7 +42,8 @@ export function liveSocketHandler(
     },
     close(ws) {
       const member = deps.hub.leave(ws)
-      if (member && deps.hub.socketsOf(member.userId) === 0) setOnline(deps, member.userId, false)
+      if (member && !ws.data.operator && deps.hub.socketsOf(member.userId) === 0)
+        setOnline(deps, member.userId, false)
     },
     idleTimeout: 60,
     sendPings: true,
@@ -48,6 +56,7 @@ function handleFrame(
   frame: ClientFrame,
   ticketAccess: TicketAccess,
 ) {
+  if (ws.data.operator) return
   const { actor } = ws.data
   switch (frame.event) {
     case 'userStatus':
@@ -57,7 +66,7 @@ function handleFrame(
     case 'leaveChatBox': {
       const ticketId = Number(frame.data)
       if (!Number.isSafeInteger(ticketId) || ticketId < 1) return
-      const room = `company:${actor.companyId}:ticket:${ticketId}`
+      const room = rooms.ticket(actor.companyId, ticketId)
       if (frame.event === 'leaveChatBox') deps.hub.removeRoom(ws, room)
       else if (ticketAccess(actor, ticketId)) deps.hub.addRoom(ws, room)
       return

@@ -1,13 +1,16 @@
 import { createApp } from '../app'
+import { ChannelManager } from '../channels/manager'
+import type { ChannelProvider } from '../channels/types'
 import { ManualClock } from '../clock'
 import type { Deps } from '../context'
 import { openDatabase } from '../db/client'
 import { runMigrations } from '../db/migrate'
-import { companies, plans, queues, userQueues, users } from '../db/schema'
+import { companies, plans, queues, userQueues, users, whatsapps } from '../db/schema'
 import { silentLogger } from '../logger'
 import { ensureDefaultSettings } from '../modules/settings/service'
 import { Hub, type LiveEvent } from '../realtime/hub'
 import { generateSecrets } from '../secrets'
+import { fakeProvider } from './fake-channel'
 
 export const PASSWORD = 'secret123'
 /** Hashing is deliberately slow: every seeded user shares one hash. */
@@ -21,20 +24,29 @@ let counter = 0
  * A fresh app on a migrated in-memory database with a manual clock, the platform company with its super
  * admin, and two tenant companies (A and B), each with an admin and an attendant.
  */
-export async function createHarness(options: { sandbox?: boolean } = {}) {
+export async function createHarness(
+  options: { sandbox?: boolean; providers?: Partial<Record<'beta' | 'sandbox', ChannelProvider>> } = {},
+) {
   const { db, sqlite } = openDatabase(':memory:')
   runMigrations(db)
   const clock = new ManualClock(Date.parse('2026-11-21T12:00:00Z'))
+  const hub = new Hub()
+  const fakes = fakeProvider()
   const deps: Deps = {
     db,
     sqlite,
     clock,
-    hub: new Hub(),
+    hub,
     secrets: generateSecrets(),
     log: silentLogger,
     version: '0.0.0-test',
     sandbox: options.sandbox ?? false,
     trustProxy: true,
+    channels: new ChannelManager(
+      { db, hub, clock, log: silentLogger },
+      { beta: fakes.provider, sandbox: fakes.provider, ...options.providers },
+    ),
+    operatorToken: 'operator-test-token',
   }
   const app = createApp(deps)
   const now = clock.now()
@@ -62,6 +74,21 @@ export async function createHarness(options: { sandbox?: boolean } = {}) {
         name: `User ${counter}`,
         email: `user${counter}@test.local`,
         passwordHash,
+        createdAt: now,
+        updatedAt: now,
+        ...fields,
+      })
+      .returning()
+      .get()
+  }
+  const makeConnection = (companyId: number, fields: Partial<typeof whatsapps.$inferInsert> = {}) => {
+    counter += 1
+    return db
+      .insert(whatsapps)
+      .values({
+        companyId,
+        name: `Conexão ${counter}`,
+        token: `token-${counter}-${companyId}`,
         createdAt: now,
         updatedAt: now,
         ...fields,
@@ -173,6 +200,8 @@ export async function createHarness(options: { sandbox?: boolean } = {}) {
     app,
     db,
     clock,
+    /** The scripted sessions of the default providers, by connection id. */
+    sessions: fakes.sessions,
     plan,
     platform,
     superAdmin,
@@ -184,6 +213,7 @@ export async function createHarness(options: { sandbox?: boolean } = {}) {
     makeCompany,
     makeUser,
     makeQueue,
+    makeConnection,
     addToQueue,
     recordEvents,
   }

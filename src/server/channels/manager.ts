@@ -1,0 +1,231 @@
+import { and, eq, inArray } from 'drizzle-orm'
+import { AppError } from '../../shared/errors'
+import type { Deps } from '../context'
+import { type WhatsappRow, whatsapps } from '../db/schema'
+import { channel, rooms } from '../realtime/rooms'
+import type {
+  ChannelEvent,
+  ChannelProvider,
+  ChannelSession,
+  ContactRef,
+  MsgRef,
+  OutboundContent,
+  SendOptions,
+  SessionStatus,
+} from './types'
+
+/** What the live `whatsappSession` event carries about a session. */
+export type SessionSnapshot = {
+  id: number
+  name: string
+  status: SessionStatus
+  qrcode: string
+  pairingCode: string | null
+  expirationTime: number | null
+  retries: number
+  number: string | null
+  updatedAt: string
+}
+
+/** Where the domain events of every session go: the inbox consumes messages, acks, edits, deletes, reactions. */
+export type ChannelSink = (
+  connection: { id: number; companyId: number },
+  event: ChannelEvent,
+) => void | Promise<void>
+
+/** Statuses after which a restarted server brings the session back by itself. */
+const RESUMABLE: SessionStatus[] = ['CONNECTED', 'OPENING', 'PAIRING']
+
+/**
+ * Holds one session per started connection: starts them at boot, stops them at shutdown, keeps the
+ * connection rows in step with their sessions, publishes session changes live and hands every other
+ * event to the sink.
+ */
+export class ChannelManager {
+  private readonly sessions = new Map<number, { session: ChannelSession; unsubscribe: () => void }>()
+  private readonly sinks = new Set<ChannelSink>()
+
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'hub' | 'clock' | 'log'>,
+    private readonly providers: Partial<Record<WhatsappRow['provider'], ChannelProvider>>,
+  ) {}
+
+  /** Subscribe to every session's domain events. Returns the function that stops it. */
+  onEvent(sink: ChannelSink) {
+    this.sinks.add(sink)
+    return () => this.sinks.delete(sink)
+  }
+
+  session(connectionId: number) {
+    return this.sessions.get(connectionId)?.session
+  }
+
+  /** Boot: sessions that were working come back; QR codes of the previous run are void. */
+  async startAll(staggerMs = 200) {
+    const rows = this.deps.db.select().from(whatsapps).all()
+    const stale = rows.filter((r) => !RESUMABLE.includes(r.status) && (r.qrcode || r.status === 'qrcode'))
+    if (stale.length) {
+      this.deps.db
+        .update(whatsapps)
+        .set({ status: 'DISCONNECTED', qrcode: '', pairingCode: null, expirationTime: null })
+        .where(
+          inArray(
+            whatsapps.id,
+            stale.map((r) => r.id),
+          ),
+        )
+        .run()
+    }
+    for (const row of rows.filter((r) => RESUMABLE.includes(r.status))) {
+      await this.start(row).catch((err: Error) =>
+        this.deps.log.error('session failed to start', { connectionId: row.id, error: err.message }),
+      )
+      if (staggerMs) await Bun.sleep(staggerMs)
+    }
+  }
+
+  async start(row: WhatsappRow, options: { pairingPhone?: string } = {}) {
+    const provider = this.providers[row.provider]
+    if (!provider)
+      throw new AppError(
+        'ERR_WAPP_NOT_INITIALIZED',
+        `The ${row.provider} provider is not enabled on this server`,
+      )
+    let entry = this.sessions.get(row.id)
+    if (!entry) {
+      const session = provider({ id: row.id, companyId: row.companyId, name: row.name })
+      const unsubscribe = session.on((event) => this.handle(row.id, row.companyId, event))
+      entry = { session, unsubscribe }
+      this.sessions.set(row.id, entry)
+    }
+    this.update(row.id, { status: 'OPENING', qrcode: '', pairingCode: null, expirationTime: null })
+    await entry.session.start(options.pairingPhone ? { pairingPhone: options.pairingPhone } : undefined)
+  }
+
+  /** Closes a session without unlinking it (shutdown, restart). */
+  async stop(connectionId: number) {
+    const entry = this.sessions.get(connectionId)
+    if (!entry) return
+    this.sessions.delete(connectionId)
+    await entry.session.stop().catch(() => {})
+    entry.unsubscribe()
+  }
+
+  /** Unlinks from the phone and forgets the credentials; the connection becomes DISCONNECTED. */
+  async logout(connectionId: number) {
+    const entry = this.sessions.get(connectionId)
+    this.sessions.delete(connectionId)
+    if (entry) {
+      entry.unsubscribe()
+      await entry.session
+        .logout()
+        .catch((err: Error) => this.deps.log.warn('logout failed', { connectionId, error: err.message }))
+    }
+    this.update(connectionId, {
+      status: 'DISCONNECTED',
+      qrcode: '',
+      pairingCode: null,
+      expirationTime: null,
+      retries: 0,
+    })
+  }
+
+  async restart(row: WhatsappRow) {
+    await this.stop(row.id)
+    await this.start(row)
+  }
+
+  async stopAll() {
+    await Promise.all([...this.sessions.keys()].map((id) => this.stop(id)))
+  }
+
+  async send(
+    connectionId: number,
+    to: ContactRef,
+    content: OutboundContent,
+    options?: SendOptions,
+  ): Promise<MsgRef> {
+    const session = this.sessions.get(connectionId)?.session
+    if (!session || session.status !== 'CONNECTED')
+      throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not connected')
+    return session.send(to, content, options)
+  }
+
+  private async handle(connectionId: number, companyId: number, event: ChannelEvent) {
+    switch (event.t) {
+      case 'qr':
+        this.update(connectionId, { status: 'qrcode', qrcode: event.qr, expirationTime: event.expiresAt })
+        return
+      case 'pairingCode':
+        this.update(connectionId, {
+          status: 'PAIRING',
+          pairingCode: event.code,
+          expirationTime: event.expiresAt,
+        })
+        return
+      case 'status': {
+        const patch: Partial<WhatsappRow> = { status: event.status }
+        if (event.status !== 'qrcode') Object.assign(patch, { qrcode: '' })
+        if (event.status === 'CONNECTED')
+          Object.assign(patch, { retries: 0, pairingCode: null, expirationTime: null })
+        if (event.me?.pn) patch.number = event.me.pn
+        if (event.retryInMs !== undefined) patch.retries = (this.row(connectionId)?.retries ?? 0) + 1
+        this.update(connectionId, patch)
+        if (event.status === 'DISCONNECTED' || event.status === 'TIMEOUT') {
+          this.deps.log.info('session ended', {
+            connectionId,
+            status: event.status,
+            reason: event.reason,
+            detail: event.detail,
+          })
+        }
+        return
+      }
+      default:
+        for (const sink of this.sinks) {
+          try {
+            await sink({ id: connectionId, companyId }, event)
+          } catch (err) {
+            this.deps.log.error('channel event failed', {
+              connectionId,
+              event: event.t,
+              error: (err as Error).message,
+            })
+          }
+        }
+    }
+  }
+
+  private row(connectionId: number) {
+    return this.deps.db.select().from(whatsapps).where(eq(whatsapps.id, connectionId)).get()
+  }
+
+  /** Writes the session's state on its connection row and tells the company's admins and the operator. */
+  private update(connectionId: number, patch: Partial<WhatsappRow>) {
+    const row = this.deps.db
+      .update(whatsapps)
+      .set({ ...patch, updatedAt: this.deps.clock.now() })
+      .where(and(eq(whatsapps.id, connectionId)))
+      .returning()
+      .get()
+    if (!row) return
+    const data = { action: 'update', session: snapshot(row) }
+    const event = channel(row.companyId, 'whatsappSession')
+    this.deps.hub.publish(rooms.admins(row.companyId), event, data)
+    this.deps.hub.publish(rooms.operator, event, data)
+  }
+}
+
+export function snapshot(row: WhatsappRow): SessionSnapshot {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    qrcode: row.qrcode,
+    pairingCode: row.pairingCode,
+    expirationTime: row.expirationTime,
+    retries: row.retries,
+    number: row.number,
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  }
+}

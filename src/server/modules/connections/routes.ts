@@ -1,0 +1,52 @@
+import { Hono } from 'hono'
+import {
+  createConnectionBody,
+  startSessionBody,
+  updateConnectionBody,
+} from '../../../shared/schemas/whatsapp'
+import { ctxOf, requireAdmin, requireAuth } from '../../http/auth'
+import type { AppEnv } from '../../http/env'
+import { jsonBody, parse, parseBody, pathId } from '../../http/validate'
+import {
+  createConnection,
+  deleteConnection,
+  disconnectSession,
+  getConnection,
+  listConnections,
+  renewQrCode,
+  restartCompanySessions,
+  startSession,
+  updateConnection,
+} from './service'
+
+/** `/whatsapp`: the connection records. */
+export const connectionsRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .get('/', (c) => c.json(listConnections(ctxOf(c))))
+  .get('/:id', (c) => c.json(getConnection(ctxOf(c), pathId(c))))
+  .post('/', requireAdmin, async (c) =>
+    c.json(await createConnection(ctxOf(c), await parseBody(c, createConnectionBody)), 201),
+  )
+  .put('/:id', requireAdmin, async (c) =>
+    c.json(updateConnection(ctxOf(c), pathId(c), await parseBody(c, updateConnectionBody))),
+  )
+  .delete('/:id', requireAdmin, async (c) => {
+    await deleteConnection(ctxOf(c), pathId(c))
+    return c.json({ message: 'Connection deleted' })
+  })
+
+/** `/whatsappsession/{id}`: start, new QR code, disconnect. Results also arrive live. */
+export const sessionRoutes = new Hono<AppEnv>()
+  .use(requireAuth, requireAdmin)
+  .post('/:id', async (c) => {
+    const raw = c.req.header('content-type')?.includes('json') ? await jsonBody(c) : {}
+    const { phone } = parse(startSessionBody, raw ?? {})
+    return c.json(await startSession(ctxOf(c), pathId(c), { phone }))
+  })
+  .put('/:id', async (c) => c.json(await renewQrCode(ctxOf(c), pathId(c))))
+  .delete('/:id', async (c) => c.json(await disconnectSession(ctxOf(c), pathId(c))))
+
+/** `/whatsapp-restart/`: restarts the company's sessions. */
+export const restartRoutes = new Hono<AppEnv>()
+  .use(requireAuth, requireAdmin)
+  .post('/', async (c) => c.json(await restartCompanySessions(ctxOf(c))))

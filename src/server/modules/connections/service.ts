@@ -1,0 +1,309 @@
+import { and, asc, count, eq, inArray, ne } from 'drizzle-orm'
+import type { WhatsappDto } from '../../../shared/api'
+import { AppError } from '../../../shared/errors'
+import { isAdmin } from '../../../shared/permissions'
+import type { CreateConnectionInput, UpdateConnectionInput } from '../../../shared/schemas/whatsapp'
+import { isoTime } from '../../clock'
+import type { Ctx } from '../../context'
+import { transact } from '../../context'
+import type { DB } from '../../db/client'
+import { companies, plans, queues, type WhatsappRow, whatsappQueues, whatsapps } from '../../db/schema'
+import { fieldError } from '../../http/validate'
+import type { EventBuffer } from '../../realtime/hub'
+import { channel, rooms } from '../../realtime/rooms'
+
+export function newApiToken() {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
+}
+
+function queuesOf(db: DB, connectionIds: number[]) {
+  const byConnection = new Map<number, WhatsappDto['queues']>()
+  if (!connectionIds.length) return byConnection
+  const rows = db
+    .select({ whatsappId: whatsappQueues.whatsappId, id: queues.id, name: queues.name, color: queues.color })
+    .from(whatsappQueues)
+    .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
+    .where(inArray(whatsappQueues.whatsappId, connectionIds))
+    .orderBy(asc(queues.orderQueue), asc(queues.name))
+    .all()
+  for (const { whatsappId, ...queue } of rows)
+    byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queue])
+  return byConnection
+}
+
+/** Admins see everything; attendants (who pick connections when transferring) never see secrets. */
+export function toConnectionDto(
+  row: WhatsappRow,
+  queueRefs: WhatsappDto['queues'],
+  admin: boolean,
+): WhatsappDto {
+  const { createdAt, updatedAt, token, qrcode, pairingCode, ...rest } = row
+  return {
+    ...rest,
+    token: admin ? token : null,
+    qrcode: admin ? qrcode : '',
+    pairingCode: admin ? pairingCode : null,
+    queues: queueRefs,
+    createdAt: isoTime(createdAt)!,
+    updatedAt: isoTime(updatedAt)!,
+  }
+}
+
+/** The one way to load a connection: another company's id is simply not found. */
+export function getConnectionRowInCompany(db: DB, companyId: number, connectionId: number): WhatsappRow {
+  const row = db
+    .select()
+    .from(whatsapps)
+    .where(and(eq(whatsapps.id, connectionId), eq(whatsapps.companyId, companyId)))
+    .get()
+  if (!row) throw new AppError('ERR_NO_WAPP_FOUND', 'Connection not found')
+  return row
+}
+
+export function connectionDto(ctx: Ctx, row: WhatsappRow) {
+  return toConnectionDto(row, queuesOf(ctx.db, [row.id]).get(row.id) ?? [], isAdmin(ctx.actor))
+}
+
+export function listConnections(ctx: Ctx): WhatsappDto[] {
+  const rows = ctx.db
+    .select()
+    .from(whatsapps)
+    .where(eq(whatsapps.companyId, ctx.actor.companyId))
+    .orderBy(asc(whatsapps.name), asc(whatsapps.id))
+    .all()
+  const refs = queuesOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  )
+  return rows.map((r) => toConnectionDto(r, refs.get(r.id) ?? [], isAdmin(ctx.actor)))
+}
+
+export function getConnection(ctx: Ctx, connectionId: number): WhatsappDto {
+  return connectionDto(ctx, getConnectionRowInCompany(ctx.db, ctx.actor.companyId, connectionId))
+}
+
+type Rules = Partial<CreateConnectionInput> & { queueIds?: number[] }
+
+/** The spec's rules across fields, checked on the connection as it will be after the change. */
+function assertRules(db: DB, companyId: number, next: Rules, exceptId?: number) {
+  if (next.name) {
+    const clash = db
+      .select({ id: whatsapps.id })
+      .from(whatsapps)
+      .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.name, next.name)))
+      .get()
+    if (clash && clash.id !== exceptId) throw fieldError('name', 'Another connection already has this name')
+  }
+  const redirectTime = next.timeSendQueue ?? 0
+  if (redirectTime > 0 && !next.sendIdQueue)
+    throw fieldError('sendIdQueue', 'Choose the queue to redirect to')
+  if (next.sendIdQueue && redirectTime <= 0)
+    throw fieldError('timeSendQueue', 'Set the time before redirecting')
+  const npsTime = next.expiresTicketNPS ?? 0
+  const rating = next.ratingMessage?.trim() ?? ''
+  if (npsTime > 0 && !rating) throw fieldError('ratingMessage', 'NPS needs a rating message')
+  if (rating && npsTime <= 0) throw fieldError('expiresTicketNPS', 'NPS needs a time to wait for the rating')
+  if ((next.queueIds?.length ?? 0) > 1 && !next.greetingMessage?.trim()) {
+    throw fieldError(
+      'greetingMessage',
+      'A greeting is required when the connection has more than one queue',
+      'ERR_WAPP_GREETING_REQUIRED',
+    )
+  }
+  const queueIds = [...new Set([...(next.queueIds ?? []), ...(next.sendIdQueue ? [next.sendIdQueue] : [])])]
+  if (queueIds.length) {
+    const found = db
+      .select({ id: queues.id })
+      .from(queues)
+      .where(and(eq(queues.companyId, companyId), inArray(queues.id, queueIds)))
+      .all()
+    if (found.length !== queueIds.length)
+      throw fieldError(next.queueIds?.length ? 'queueIds' : 'sendIdQueue', 'Unknown queue')
+  }
+  // AI prompts arrive with their own area; until then no prompt can be referenced.
+  if (next.promptId != null) throw fieldError('promptId', 'Unknown prompt')
+  if (
+    next.collectiveVacationStart &&
+    next.collectiveVacationEnd &&
+    next.collectiveVacationEnd < next.collectiveVacationStart
+  ) {
+    throw fieldError('collectiveVacationEnd', 'The vacation must end after it starts')
+  }
+  if (next.token) {
+    const clash = db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.token, next.token)).get()
+    if (clash && clash.id !== exceptId) throw fieldError('token', 'Choose another token')
+  }
+}
+
+function assertWithinConnectionLimit(db: DB, companyId: number) {
+  const limit = db
+    .select({ connections: plans.connections })
+    .from(companies)
+    .innerJoin(plans, eq(plans.id, companies.planId))
+    .where(eq(companies.id, companyId))
+    .get()?.connections
+  if (!limit) return
+  const current =
+    db.select({ n: count() }).from(whatsapps).where(eq(whatsapps.companyId, companyId)).get()?.n ?? 0
+  if (current >= limit) {
+    throw new AppError('ERR_CONNECTION_LIMIT_REACHED', `The company's plan allows ${limit} connections`, {
+      limit,
+    })
+  }
+}
+
+function setQueues(tx: DB, connectionId: number, queueIds: number[]) {
+  tx.delete(whatsappQueues).where(eq(whatsappQueues.whatsappId, connectionId)).run()
+  const unique = [...new Set(queueIds)]
+  if (unique.length)
+    tx.insert(whatsappQueues)
+      .values(unique.map((queueId) => ({ whatsappId: connectionId, queueId })))
+      .run()
+}
+
+function publish(ctx: Ctx, events: EventBuffer, row: WhatsappRow, action: 'create' | 'update') {
+  const whatsapp = toConnectionDto(row, queuesOf(ctx.db, [row.id]).get(row.id) ?? [], true)
+  events.publish(rooms.admins(row.companyId), channel(row.companyId, 'whatsapp'), { action, whatsapp })
+}
+
+/** Only one default per company: making one the default takes the flag from the others. */
+function clearOtherDefaults(tx: DB, companyId: number, exceptId: number) {
+  tx.update(whatsapps)
+    .set({ isDefault: false })
+    .where(and(eq(whatsapps.companyId, companyId), ne(whatsapps.id, exceptId), eq(whatsapps.isDefault, true)))
+    .run()
+}
+
+export async function createConnection(ctx: Ctx, input: CreateConnectionInput): Promise<WhatsappDto> {
+  const { companyId } = ctx.actor
+  const provider = input.provider ?? 'beta'
+  if (provider === 'sandbox' && !ctx.sandbox) {
+    throw fieldError('provider', 'The sandbox is not enabled on this server (start it with --sandbox)')
+  }
+  const { queueIds = [], ...fields } = input
+  const row = transact(ctx, (tx, events) => {
+    assertWithinConnectionLimit(tx, companyId)
+    assertRules(tx, companyId, input)
+    const first =
+      (tx.select({ n: count() }).from(whatsapps).where(eq(whatsapps.companyId, companyId)).get()?.n ?? 0) ===
+      0
+    if (input.isDefault) clearOtherDefaults(tx, companyId, 0)
+    const now = ctx.clock.now()
+    const created = tx
+      .insert(whatsapps)
+      .values({
+        ...fields,
+        provider,
+        companyId,
+        isDefault: first || !!input.isDefault,
+        token: input.token ?? newApiToken(),
+        status: 'OPENING',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    setQueues(tx, created.id, queueIds)
+    publish(ctx, events, created, 'create')
+    return created
+  })
+  // A new connection starts at once, so its QR code is ready when the dialog opens.
+  await startSession(ctx, row.id).catch((err: Error) =>
+    ctx.log.warn('session did not start', { id: row.id, error: err.message }),
+  )
+  return getConnection(ctx, row.id)
+}
+
+export function updateConnection(ctx: Ctx, connectionId: number, input: UpdateConnectionInput): WhatsappDto {
+  const { companyId } = ctx.actor
+  const row = transact(ctx, (tx, events) => {
+    const current = getConnectionRowInCompany(tx, companyId, connectionId)
+    const currentQueues = (queuesOf(tx, [connectionId]).get(connectionId) ?? []).map((q) => q.id)
+    const next = { ...current, ...input, queueIds: input.queueIds ?? currentQueues }
+    assertRules(tx, companyId, { ...next, name: input.name, token: input.token }, connectionId)
+    if (current.isDefault && input.isDefault === false) {
+      throw new AppError(
+        'ERR_NO_OTHER_WHATSAPP',
+        'A company needs a default connection: make another one the default instead',
+      )
+    }
+    const { queueIds, ...fields } = input
+    if (input.isDefault) clearOtherDefaults(tx, companyId, connectionId)
+    const updated = tx
+      .update(whatsapps)
+      .set({ ...fields, updatedAt: ctx.clock.now() })
+      .where(eq(whatsapps.id, connectionId))
+      .returning()
+      .get()
+    if (queueIds) setQueues(tx, connectionId, queueIds)
+    publish(ctx, events, updated, 'update')
+    return updated
+  })
+  return connectionDto(ctx, row)
+}
+
+export async function deleteConnection(ctx: Ctx, connectionId: number) {
+  const { companyId } = ctx.actor
+  getConnectionRowInCompany(ctx.db, companyId, connectionId)
+  await ctx.channels.logout(connectionId)
+  transact(ctx, (tx, events) => {
+    const row = getConnectionRowInCompany(tx, companyId, connectionId)
+    tx.delete(whatsapps).where(eq(whatsapps.id, connectionId)).run()
+    if (row.isDefault) {
+      const heir = tx
+        .select()
+        .from(whatsapps)
+        .where(eq(whatsapps.companyId, companyId))
+        .orderBy(asc(whatsapps.id))
+        .get()
+      if (heir) {
+        const promoted = tx
+          .update(whatsapps)
+          .set({ isDefault: true })
+          .where(eq(whatsapps.id, heir.id))
+          .returning()
+          .get()
+        publish(ctx, events, promoted, 'update')
+      }
+    }
+    events.publish(rooms.admins(companyId), channel(companyId, 'whatsapp'), {
+      action: 'delete',
+      whatsappId: connectionId,
+    })
+  })
+}
+
+/** POST /whatsappsession/{id}: starts (or resumes) the session; a phone asks for a pairing code. */
+export async function startSession(ctx: Ctx, connectionId: number, options: { phone?: string } = {}) {
+  const row = getConnectionRowInCompany(ctx.db, ctx.actor.companyId, connectionId)
+  if (options.phone) await ctx.channels.stop(connectionId)
+  await ctx.channels.start(row, { pairingPhone: options.phone })
+  return getConnection(ctx, connectionId)
+}
+
+/** PUT /whatsappsession/{id}: forgets the link and starts over with a new QR code. */
+export async function renewQrCode(ctx: Ctx, connectionId: number) {
+  const row = getConnectionRowInCompany(ctx.db, ctx.actor.companyId, connectionId)
+  await ctx.channels.logout(connectionId)
+  await ctx.channels.start(row)
+  return getConnection(ctx, connectionId)
+}
+
+/** DELETE /whatsappsession/{id}: unlinks the number; the connection stays, DISCONNECTED. */
+export async function disconnectSession(ctx: Ctx, connectionId: number) {
+  getConnectionRowInCompany(ctx.db, ctx.actor.companyId, connectionId)
+  await ctx.channels.logout(connectionId)
+  return getConnection(ctx, connectionId)
+}
+
+/** POST /whatsapp-restart/: restarts every connection of the company that has a session. */
+export async function restartCompanySessions(ctx: Ctx) {
+  const rows = ctx.db.select().from(whatsapps).where(eq(whatsapps.companyId, ctx.actor.companyId)).all()
+  for (const row of rows) {
+    if (row.status === 'DISCONNECTED' && !ctx.channels.session(row.id)) continue
+    await ctx.channels
+      .restart(row)
+      .catch((err: Error) => ctx.log.warn('restart failed', { id: row.id, error: err.message }))
+  }
+  return { restarted: rows.length }
+}

@@ -1,0 +1,50 @@
+import { type } from 'arktype'
+import { text } from './common'
+
+const minutes = '0 <= number.integer <= 525600'
+const message = 'string <= 4000'
+const date = type(/^\d{4}-\d{2}-\d{2}$/)
+  .or("''")
+  .or('null')
+  .pipe((s) => s || null)
+
+const connectionFields = {
+  '+': 'delete',
+  'isDefault?': 'boolean',
+  'greetingMessage?': message,
+  'complationMessage?': message,
+  'outOfHoursMessage?': message,
+  'ratingMessage?': message,
+  'token?': type('string.trim').to('8 <= string <= 120'),
+  'timeSendQueue?': minutes,
+  'sendIdQueue?': 'number.integer > 0 | null',
+  'expiresInactiveMessage?': message,
+  'expiresTicket?': minutes,
+  'timeUseBotQueues?': minutes,
+  'maxUseBotQueues?': '0 <= number.integer <= 100',
+  'promptId?': 'number.integer > 0 | null',
+  'allowGroup?': 'boolean',
+  'expiresTicketNPS?': minutes,
+  'maxUseBotQueuesNPS?': '0 <= number.integer <= 100',
+  'collectiveVacationStart?': date,
+  'collectiveVacationEnd?': date,
+  'collectiveVacationMessage?': message,
+  'importOldMessages?': date,
+  'importRecentMessages?': date,
+  'importOldMessagesGroups?': 'boolean',
+  'closedTicketsPostImported?': 'boolean',
+  'queueIds?': 'number.integer[] <= 200',
+} as const
+
+export const createConnectionBody = type({
+  ...connectionFields,
+  name: text(2, 50),
+  'provider?': "'beta' | 'sandbox'",
+})
+
+export const updateConnectionBody = type({ ...connectionFields, 'name?': text(2, 50) })
+
+export const startSessionBody = type({ '+': 'delete', 'phone?': type(/^\d{8,15}$/).describe('digits only, 8 to 15') })
+
+export type CreateConnectionInput = typeof createConnectionBody.infer
+export type UpdateConnectionInput = typeof updateConnectionBody.infer
