@@ -1,0 +1,24 @@
+import { afterEach, describe, expect, test } from 'bun:test'
+import i18n from '../i18n'
+import { ApiError } from './client'
+import { errorMessage } from './errors'
+
+describe('shared error handler', () => {
+  afterEach(() => i18n.changeLanguage('pt'))
+
+  test('a known code is translated', async () => {
+    const err = new ApiError(409, 'ERR_QUEUE_COLOR_ALREADY_EXISTS', 'color taken')
+    expect(errorMessage(err)).toBe('Esta cor já está em uso, escolha outra.')
+    await i18n.changeLanguage('en')
+    expect(errorMessage(err)).toBe('This colour is already in use, choose another.')
+  })
+
+  test('an unknown code falls back to the server message, then to the generic text', async () => {
+    expect(errorMessage(new ApiError(500, 'ERR_SOMETHING_NEW', 'Servidor disse isto'))).toBe(
+      'Servidor disse isto',
+    )
+    await i18n.changeLanguage('en')
+    expect(errorMessage(new ApiError(500, null, ''))).toBe('An error occurred!')
+    expect(errorMessage('???')).toBe('An error occurred!')
+  })
+})
