@@ -14,6 +14,7 @@ import { connectionsRoutes, restartRoutes, sessionRoutes } from './modules/conne
 import { isOperatorToken, operatorRoutes } from './modules/operator/routes'
 import { plansRoutes } from './modules/plans/routes'
 import { queuesRoutes } from './modules/queues/routes'
+import { sandboxRoutes } from './modules/sandbox/routes'
 import { settingsRoutes } from './modules/settings/routes'
 import { usersRoutes } from './modules/users/routes'
 import type { SocketData } from './realtime/socket'
@@ -63,7 +64,8 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     .route('/whatsappsession', sessionRoutes)
     .route('/whatsapp-restart', restartRoutes)
     .route('/operator', operatorRoutes)
-    .all('*', notFoundApi)
+  if (deps.sandboxNetwork) api.route('/sandbox', sandboxRoutes(deps.sandboxNetwork))
+  api.all('*', notFoundApi)
 
   const app = new Hono<AppEnv>({ strict: false })
   app.onError(handleError)

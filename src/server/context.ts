@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import type { ChannelManager } from './channels/manager'
+import type { SandboxNetwork } from './channels/sandbox'
 import type { Clock } from './clock'
 import type { DB } from './db/client'
 import type { Logger } from './logger'
@@ -17,6 +18,8 @@ export type Deps = {
   version: string
   /** Serve the sandbox API and accept sandbox connections. */
   sandbox: boolean
+  /** The simulated WhatsApp network, when the server runs with --sandbox. */
+  sandboxNetwork: SandboxNetwork | null
   /** The messaging sessions of every connection. */
   channels: ChannelManager
   /** The terminal operator's credential for this run (written to operator.json), or null. */

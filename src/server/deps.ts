@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import pkg from '../../package.json'
 import { ChannelManager } from './channels/manager'
+import { buildProviders } from './channels/providers'
+import { SandboxNetwork } from './channels/sandbox'
 import { type Clock, systemClock } from './clock'
 import type { Deps } from './context'
 import { openDatabase } from './db/client'
@@ -24,6 +26,7 @@ export function openDataDir(
   const clock = options.clock ?? systemClock
   const hub = new Hub()
   const log = options.log ?? createLogger()
+  const sandboxNetwork = options.sandbox ? new SandboxNetwork({ clock, log }) : null
   return {
     db,
     sqlite,
@@ -34,7 +37,11 @@ export function openDataDir(
     version: VERSION,
     sandbox: options.sandbox ?? false,
     trustProxy: options.trustProxy ?? process.env.BALCAO_TRUST_PROXY === '1',
-    channels: new ChannelManager({ db, hub, clock, log }, {}),
+    sandboxNetwork,
+    channels: new ChannelManager(
+      { db, hub, clock, log },
+      buildProviders({ db, sqlite, clock, log }, sandboxNetwork),
+    ),
     operatorToken: null,
   }
 }

@@ -1,12 +1,19 @@
+import type { Server } from 'bun'
 import { createApp } from './app'
 import type { Config } from './config'
 import { bootstrap } from './db/bootstrap'
 import { openDataDir } from './deps'
+import { connectHost, newOperatorToken, removeOperatorFile, writeOperatorFile } from './operator-file'
 import { liveSocketHandler, PING_INTERVAL_MS, type SocketData } from './realtime/socket'
 import { WebAssets, webDir } from './web-assets'
 
 /** Starts Balcão: data folder, migrations, first-start bootstrap, HTTP + WebSocket server, and stops cleanly. */
-export async function serve(config: Config) {
+export type ServeOptions = {
+  /** Development: the UI straight from src/web (an HTML import) with hot reload, instead of dist/web. */
+  devIndex?: import('bun').HTMLBundle
+}
+
+export async function serve(config: Config, options: ServeOptions = {}) {
   const deps = openDataDir(config.dataDir, { sandbox: config.sandbox })
   const { log } = deps
   const first = await bootstrap(deps, { email: config.adminEmail, password: config.adminPassword })
@@ -20,16 +27,33 @@ export async function serve(config: Config) {
     } else log.info('super admin created', { email: first.email })
   }
 
+  deps.operatorToken = newOperatorToken()
   const web = new WebAssets(config.webDir ?? webDir())
-  if (!web.available) log.warn('the web UI is not built; run `npm run build:web`')
+  if (!web.available && !options.devIndex) log.warn('the web UI is not built; run `npm run build:web`')
   const app = createApp(deps, { web })
-  const server = Bun.serve<SocketData>({
-    port: config.port,
-    hostname: config.host,
-    fetch: (req, srv) => app.fetch(req, { server: srv }),
-    websocket: liveSocketHandler(deps),
-  })
+  const handle = (req: Request, srv: Server<SocketData>) => app.fetch(req, { server: srv })
+  const server = options.devIndex
+    ? Bun.serve<SocketData, string>({
+        port: config.port,
+        hostname: config.host,
+        development: { hmr: true, console: true },
+        routes: { '/api/*': handle, '/*': options.devIndex },
+        fetch: handle,
+        websocket: liveSocketHandler(deps),
+      })
+    : Bun.serve<SocketData>({
+        port: config.port,
+        hostname: config.host,
+        fetch: handle,
+        websocket: liveSocketHandler(deps),
+      })
   deps.hub.attach(server)
+  const operatorFile = writeOperatorFile(config.dataDir, {
+    url: `http://${connectHost(config.host)}:${server.port}`,
+    token: deps.operatorToken,
+    pid: process.pid,
+  })
+  void deps.channels.startAll()
   const ping = setInterval(
     () => deps.hub.sendToAll({ event: 'ping', data: { t: deps.clock.now() } }),
     PING_INTERVAL_MS,
@@ -47,7 +71,9 @@ export async function serve(config: Config) {
     log.info('stopping', { signal })
     clearInterval(ping)
     deps.hub.closeAll('server shutting down')
+    await deps.channels.stopAll()
     await server.stop()
+    removeOperatorFile(operatorFile, deps.operatorToken)
     deps.sqlite.close()
     process.exit(0)
   }

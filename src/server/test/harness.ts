@@ -1,5 +1,6 @@
 import { createApp } from '../app'
 import { ChannelManager } from '../channels/manager'
+import { createSandboxProvider, ManualTimers, SandboxNetwork } from '../channels/sandbox'
 import type { ChannelProvider } from '../channels/types'
 import { ManualClock } from '../clock'
 import type { Deps } from '../context'
@@ -32,6 +33,9 @@ export async function createHarness(
   const clock = new ManualClock(Date.parse('2026-11-21T12:00:00Z'))
   const hub = new Hub()
   const fakes = fakeProvider()
+  /** With `sandbox`, the real simulated network on timers the test advances (`h.timers.advance(ms)`). */
+  const timers = new ManualTimers(clock)
+  const sandboxNetwork = options.sandbox ? new SandboxNetwork({ clock, timers, log: silentLogger }) : null
   const deps: Deps = {
     db,
     sqlite,
@@ -44,9 +48,14 @@ export async function createHarness(
     trustProxy: true,
     channels: new ChannelManager(
       { db, hub, clock, log: silentLogger },
-      { beta: fakes.provider, sandbox: fakes.provider, ...options.providers },
+      {
+        beta: fakes.provider,
+        sandbox: sandboxNetwork ? createSandboxProvider(sandboxNetwork) : fakes.provider,
+        ...options.providers,
+      },
     ),
     operatorToken: 'operator-test-token',
+    sandboxNetwork,
   }
   const app = createApp(deps)
   const now = clock.now()
@@ -202,6 +211,7 @@ export async function createHarness(
     clock,
     /** The scripted sessions of the default providers, by connection id. */
     sessions: fakes.sessions,
+    timers,
     plan,
     platform,
     superAdmin,
