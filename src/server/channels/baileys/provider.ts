@@ -1,0 +1,92 @@
+/**
+ * The real WhatsApp provider: one BaileysChannelSession per connection, sharing what may be shared
+ * (the message-retry counter cache, the WA Web version learnt after a 405).
+ */
+import { fetchLatestWaWebVersion, type WAVersion } from '@whiskeysockets/baileys'
+import type { Clock } from '../../clock'
+import type { Logger } from '../../logger'
+import type { ChannelProvider } from '../types'
+import { type AuthStoreDeps, createSqliteAuthState } from './auth-store'
+import {
+  type AuthHandle,
+  BaileysChannelSession,
+  type BaileysSessionOptions,
+  Lru,
+  type MessageStore,
+  type SocketLike,
+  type Timers,
+} from './session'
+
+export type BaileysProviderOptions = {
+  log: Logger
+  clock: Clock
+  /** The auth state of a connection; default the SQLite store over `db` (required then). */
+  authState?: (connectionId: number) => Promise<AuthHandle>
+  db?: AuthStoreDeps
+  socketFactory?: BaileysSessionOptions['socketFactory']
+  messageStore?: MessageStore
+  timers?: Timers
+  /** Fetches the current WA Web version after a 405. Default fetchLatestWaWebVersion (network); null: never. */
+  fetchVersion?: (() => Promise<WAVersion | undefined>) | null
+  watchdogMs?: number
+  maxQrSockets?: number
+  downloadMedia?: (
+    msg: Parameters<NonNullable<BaileysSessionOptions['downloadMedia']>>[0],
+    sock: SocketLike,
+  ) => Promise<Uint8Array>
+  browser?: BaileysSessionOptions['browser']
+  random?: () => number
+}
+
+/** A fetch of the WA Web version shared by every session, at most once per `ttlMs`, never throwing. */
+export function sharedVersionFetcher(
+  fetch: () => Promise<WAVersion | undefined>,
+  clock: Clock,
+  ttlMs = 60 * 60_000,
+): () => Promise<WAVersion | undefined> {
+  let last: { at: number; version: Promise<WAVersion | undefined> } | undefined
+  return () => {
+    const now = clock.now()
+    if (!last || now - last.at > ttlMs) last = { at: now, version: fetch().catch(() => undefined) }
+    return last.version
+  }
+}
+
+async function latestWaWebVersion(): Promise<WAVersion | undefined> {
+  const result = await fetchLatestWaWebVersion()
+  return result.isLatest ? result.version : undefined
+}
+
+export function createBaileysProvider(options: BaileysProviderOptions): ChannelProvider {
+  const retryCache = new Lru(20_000)
+  const fetchVersion =
+    options.fetchVersion === null
+      ? undefined
+      : sharedVersionFetcher(options.fetchVersion ?? latestWaWebVersion, options.clock)
+  const authStateFor =
+    options.authState ??
+    ((connectionId: number) => {
+      if (!options.db) throw new Error('createBaileysProvider: db or authState is required')
+      return createSqliteAuthState(options.db, connectionId)
+    })
+  return (connection) => {
+    const sessionOptions: BaileysSessionOptions = {
+      connectionId: connection.id,
+      companyId: connection.companyId,
+      log: options.log,
+      clock: options.clock,
+      authState: () => authStateFor(connection.id),
+      msgRetryCounterCache: retryCache,
+    }
+    if (options.socketFactory) sessionOptions.socketFactory = options.socketFactory
+    if (options.messageStore) sessionOptions.messageStore = options.messageStore
+    if (options.timers) sessionOptions.timers = options.timers
+    if (fetchVersion) sessionOptions.fetchVersion = fetchVersion
+    if (options.watchdogMs !== undefined) sessionOptions.watchdogMs = options.watchdogMs
+    if (options.maxQrSockets !== undefined) sessionOptions.maxQrSockets = options.maxQrSockets
+    if (options.downloadMedia) sessionOptions.downloadMedia = options.downloadMedia
+    if (options.browser) sessionOptions.browser = options.browser
+    if (options.random) sessionOptions.random = options.random
+    return new BaileysChannelSession(sessionOptions)
+  }
+}

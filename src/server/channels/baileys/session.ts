@@ -1,0 +1,866 @@
+/**
+ * The real WhatsApp session: one Baileys socket at a time, a status machine with a reconnect policy by
+ * disconnect reason, a watchdog for deaf sockets, and an ordered outbound queue. Baileys events go through
+ * `normalizeBaileysEvents`; no Baileys type leaves this file through the ChannelSession interface.
+ * Policy and traps: /work/shared/notes/baileys-on-bun.md (§1.6, §1.7, §3.2, §5.2).
+ */
+import {
+  type AnyMessageContent,
+  type AuthenticationCreds,
+  type AuthenticationState,
+  type BaileysEventMap,
+  type CacheStore,
+  type Contact,
+  DEFAULT_CONNECTION_CONFIG,
+  downloadMediaMessage,
+  isJidNewsletter,
+  isJidStatusBroadcast,
+  isLidUser,
+  type LIDMapping,
+  type MiscMessageGenerationOptions,
+  makeCacheableSignalKeyStore,
+  makeWASocket,
+  type proto,
+  type UserFacingSocketConfig,
+  type WABrowserDescription,
+  type WAMessage,
+  type WAMessageKey,
+  type WAPresence,
+  type WASocket,
+  type WAVersion,
+} from '@whiskeysockets/baileys'
+import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger'
+import { AppError, type ErrorCode } from '../../../shared/errors'
+import type { Clock } from '../../clock'
+import type { Logger } from '../../logger'
+import {
+  decodeWAMessage,
+  encodeWAMessage,
+  type NormalizeContext,
+  normalizeBaileysEvents,
+  refToKey,
+} from '../normalize'
+import type {
+  ChannelEvent,
+  ChannelSession,
+  ContactRef,
+  MsgRef,
+  OutboundContent,
+  SendOptions,
+  SessionStatus,
+} from '../types'
+import { contactRef, digitsOnly, pnFromJid, sendJid } from './jid'
+
+/** The part of Baileys' socket the session uses (production: makeWASocket; tests: FakeSocket). */
+export type SocketLike = {
+  ev: WASocket['ev']
+  readonly user: Contact | undefined
+  authState: { creds: AuthenticationCreds }
+  signalRepository: {
+    lidMapping: {
+      getPNForLID(lid: string): Promise<string | null>
+      getLIDForPN(pn: string): Promise<string | null>
+      storeLIDPNMappings(pairs: LIDMapping[]): Promise<void>
+    }
+  }
+  /** Raw frames (`'frame'`), for the watchdog; optional. */
+  ws?: { on(event: 'frame', listener: (...args: unknown[]) => void): unknown }
+  sendMessage: WASocket['sendMessage']
+  readMessages(keys: WAMessageKey[]): Promise<void>
+  sendPresenceUpdate(type: WAPresence, toJid?: string): Promise<void>
+  presenceSubscribe(toJid: string): Promise<void>
+  onWhatsApp(...phoneNumber: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>
+  profilePictureUrl(jid: string, type?: 'preview' | 'image', timeoutMs?: number): Promise<string | undefined>
+  requestPairingCode(phoneNumber: string, customPairingCode?: string): Promise<string>
+  updateMediaMessage(message: WAMessage): Promise<WAMessage>
+  logout(msg?: string): Promise<void>
+  end(error: Error | undefined): Promise<void>
+}
+
+/** The auth state of one connection (the SQLite store in production). */
+export type AuthHandle = {
+  state: AuthenticationState
+  saveCreds(): void | Promise<void>
+  clear(): void | Promise<void>
+}
+
+/** Raw messages (proto.WebMessageInfo bytes) by id: for getMessage (retries), quoting and forwarding. */
+export type MessageStore = { load(connectionId: number, msgId: string): Promise<Uint8Array | undefined> }
+
+export type Timers = {
+  setTimeout(fn: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
+
+export const realTimers: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+}
+
+export type BaileysSessionOptions = {
+  connectionId: number
+  companyId: number
+  log: Logger
+  clock: Clock
+  /** Loads the auth state; called for every socket (after a logout the store starts from fresh creds). */
+  authState: () => Promise<AuthHandle>
+  socketFactory?: (config: UserFacingSocketConfig) => SocketLike
+  messageStore?: MessageStore
+  timers?: Timers
+  /** Downloads the media of a message; default Baileys' downloadMediaMessage with re-upload. */
+  downloadMedia?: (msg: WAMessage, sock: SocketLike) => Promise<Uint8Array>
+  /** The WA Web version to start with; default Baileys' bundled one. */
+  version?: WAVersion
+  /** Fetches the current WA Web version after a 405; failures keep the version in use. Default: none. */
+  fetchVersion?: () => Promise<WAVersion | undefined>
+  /** No frame or event for this long while CONNECTED: end and recreate the socket. 0 disables. Default 30 min. */
+  watchdogMs?: number
+  /** Sockets that may show QR codes before giving up with TIMEOUT. Default 3. */
+  maxQrSockets?: number
+  /** Raw messages kept in memory. Default 2,000. */
+  recentMessages?: number
+  /** Shared across reconnects (and sessions). Default: one bounded cache per session. */
+  msgRetryCounterCache?: CacheStore
+  browser?: WABrowserDescription
+  /** Jitter source in [0, 1). Default Math.random. */
+  random?: () => number
+}
+
+/** First QR lives 60 s, each later one 20 s (Baileys' defaults). */
+export const FIRST_QR_MS = 60_000
+export const NEXT_QR_MS = 20_000
+/** How long a pairing code is usable: the socket's QR cycle (60 s + 5 × 20 s). */
+export const PAIRING_CODE_MS = 160_000
+export const BACKOFF_BASE_MS = 1_000
+export const BACKOFF_MAX_MS = 60_000
+export const BACKOFF_503_BASE_MS = 5_000
+export const BACKOFF_503_MAX_MS = 180_000
+export const DEFAULT_WATCHDOG_MS = 30 * 60_000
+
+/** The delay before retry number `attempt` (1-based): exponential, capped, with jitter in [d/2, d]. */
+export function backoffMs(attempt: number, code: number | undefined, random: () => number): number {
+  const long = code === 503
+  const base = long ? BACKOFF_503_BASE_MS : BACKOFF_BASE_MS
+  const max = long ? BACKOFF_503_MAX_MS : BACKOFF_MAX_MS
+  const d = Math.min(max, base * 2 ** Math.max(0, attempt - 1))
+  return Math.round(d / 2 + (random() * d) / 2)
+}
+
+/** A small LRU (Map insertion order); also a Baileys CacheStore. */
+export class Lru<V> implements CacheStore {
+  private readonly map = new Map<string, V>()
+  constructor(private readonly max: number) {}
+  get<T>(key: string): T | undefined {
+    const v = this.map.get(key)
+    if (v === undefined) return undefined
+    this.map.delete(key)
+    this.map.set(key, v)
+    return v as unknown as T
+  }
+  has(key: string): boolean {
+    return this.map.has(key)
+  }
+  set<T>(key: string, value: T): void {
+    this.map.delete(key)
+    this.map.set(key, value as unknown as V)
+    if (this.map.size > this.max) {
+      const oldest = this.map.keys().next().value
+      if (oldest !== undefined) this.map.delete(oldest)
+    }
+  }
+  del(key: string): void {
+    this.map.delete(key)
+  }
+  flushAll(): void {
+    this.map.clear()
+  }
+  get size(): number {
+    return this.map.size
+  }
+}
+
+/** A pino-like logger over ours, at warn: Baileys' trace/debug/info are dropped, errors reduced to messages. */
+export function baileysLogger(log: Logger, bindings: Record<string, unknown> = {}): ILogger {
+  const fields = (obj: unknown): Record<string, unknown> => {
+    const out: Record<string, unknown> = { ...bindings }
+    if (obj instanceof Error) out.error = obj.message
+    else if (obj && typeof obj === 'object') {
+      for (const [k, v] of Object.entries(obj)) {
+        if (v instanceof Error) out[k] = v.message
+        else if (v === null || ['string', 'number', 'boolean'].includes(typeof v))
+          out[k] = typeof v === 'string' ? v.slice(0, 300) : v
+      }
+    }
+    return out
+  }
+  const text = (obj: unknown, msg?: string) => msg ?? (typeof obj === 'string' ? obj : 'baileys')
+  return {
+    level: 'warn',
+    child: (more) => baileysLogger(log, { ...bindings, ...more }),
+    trace: () => {},
+    debug: () => {},
+    info: () => {},
+    warn: (obj, msg) => log.warn(text(obj, msg), fields(obj)),
+    error: (obj, msg) => log.error(text(obj, msg), fields(obj)),
+  }
+}
+
+type Boomish = Error & { output?: { statusCode?: number } }
+
+function statusCodeOf(error: unknown): number | undefined {
+  return (error as Boomish | undefined)?.output?.statusCode
+}
+
+/** Close reasons after which the session does not reconnect by itself. */
+const STOP_REASONS: Record<number, string> = {
+  401: 'logged out from the phone',
+  403: 'forbidden: the account is banned or restricted',
+  411: 'multi-device mismatch',
+  440: 'connection replaced: another client opened this session',
+}
+
+export class BaileysChannelSession implements ChannelSession {
+  readonly connectionId: number
+  readonly companyId: number
+  private _status: SessionStatus = 'DISCONNECTED'
+  private readonly listeners = new Set<(event: ChannelEvent) => void | Promise<void>>()
+  private readonly timers: Timers
+  private readonly random: () => number
+  private readonly socketFactory: (config: UserFacingSocketConfig) => SocketLike
+  private readonly recent: Lru<Uint8Array>
+  private readonly sentIds = new Lru<true>(2_000)
+  private readonly retryCache: CacheStore
+  private readonly watchdogMs: number
+  private readonly maxQrSockets: number
+  private version: WAVersion | undefined
+
+  private sock: SocketLike | undefined
+  private auth: AuthHandle | undefined
+  /** Bumped whenever a socket is retired on purpose: events of older sockets are ignored. */
+  private generation = 0
+  private running = false
+  private connecting: Promise<void> | undefined
+  private retries = 0
+  private reconnectTimer: unknown
+  private watchdogTimer: unknown
+  private lastActivity = 0
+  private qrSockets = 0
+  private qrOnThisSocket = 0
+  private qrAttempt = 0
+  private pairingPhone: string | undefined
+  private pairingRequested = false
+  private pairingWaiters: { resolve(code: string): void; reject(err: Error): void }[] = []
+  private inboundChain: Promise<void> = Promise.resolve()
+  private outboundChain: Promise<unknown> = Promise.resolve()
+
+  constructor(private readonly options: BaileysSessionOptions) {
+    this.connectionId = options.connectionId
+    this.companyId = options.companyId
+    this.timers = options.timers ?? realTimers
+    this.random = options.random ?? Math.random
+    this.socketFactory = options.socketFactory ?? ((config) => makeWASocket(config))
+    this.recent = new Lru(options.recentMessages ?? 2_000)
+    this.retryCache = options.msgRetryCounterCache ?? new Lru(5_000)
+    this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
+    this.maxQrSockets = options.maxQrSockets ?? 3
+    this.version = options.version
+  }
+
+  get status(): SessionStatus {
+    return this._status
+  }
+
+  on(listener: (event: ChannelEvent) => void | Promise<void>): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  // --- lifecycle ------------------------------------------------------------------------------------------
+
+  async start(options?: { pairingPhone?: string }): Promise<void> {
+    if (options?.pairingPhone) this.pairingPhone = digitsOnly(options.pairingPhone)
+    if (this.running) return this.connecting
+    this.running = true
+    this.retries = 0
+    this.qrSockets = 0
+    this.qrAttempt = 0
+    await this.connect()
+  }
+
+  async stop(): Promise<void> {
+    const wasRunning = this.running
+    this.halt()
+    const sock = this.sock
+    this.sock = undefined
+    if (sock) await sock.end(undefined).catch(() => {})
+    this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'session stopped'))
+    if (wasRunning || this._status !== 'DISCONNECTED')
+      await this.setStatus('DISCONNECTED', { detail: 'stopped' })
+  }
+
+  async logout(): Promise<void> {
+    this.halt()
+    const sock = this.sock
+    this.sock = undefined
+    if (sock) {
+      await sock
+        .logout()
+        .catch((err: Error) => this.options.log.warn('logout: socket', { error: err.message }))
+      await sock.end(undefined).catch(() => {})
+    }
+    const auth = this.auth ?? (await this.options.authState())
+    await auth.clear()
+    this.auth = undefined
+    this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'logged out'))
+    await this.setStatus('DISCONNECTED', { reason: 401, detail: 'logged out' })
+  }
+
+  async requestPairingCode(phone: string): Promise<string> {
+    this.pairingPhone = digitsOnly(phone)
+    this.pairingRequested = false
+    const code = new Promise<string>((resolve, reject) => this.pairingWaiters.push({ resolve, reject }))
+    if (!this.running) await this.start()
+    else if (this._status === 'qrcode' && this.sock) await this.askPairingCode(this.sock, this.generation)
+    return code
+  }
+
+  /** Stops timers and marks every current socket as retired. */
+  private halt(): void {
+    this.running = false
+    this.generation += 1
+    this.clearTimer('reconnectTimer')
+    this.clearTimer('watchdogTimer')
+  }
+
+  private clearTimer(which: 'reconnectTimer' | 'watchdogTimer'): void {
+    if (this[which] !== undefined) this.timers.clearTimeout(this[which])
+    this[which] = undefined
+  }
+
+  /** Creates a new socket, ending the old one first (never two sockets). */
+  private connect(): Promise<void> {
+    const run = this.doConnect().finally(() => {
+      if (this.connecting === run) this.connecting = undefined
+    })
+    this.connecting = run
+    return run
+  }
+
+  private async doConnect(): Promise<void> {
+    this.clearTimer('reconnectTimer')
+    const gen = ++this.generation
+    const old = this.sock
+    this.sock = undefined
+    if (old) await old.end(undefined).catch(() => {})
+    if (this._status !== 'OPENING') await this.setStatus('OPENING')
+    let auth: AuthHandle
+    try {
+      auth = await this.options.authState()
+    } catch (err) {
+      this.options.log.error('baileys: auth state failed', {
+        connectionId: this.connectionId,
+        error: (err as Error).message,
+      })
+      if (gen === this.generation) await this.scheduleReconnect(undefined, 'auth state unavailable')
+      return
+    }
+    if (gen !== this.generation || !this.running) return
+    this.auth = auth
+    this.qrOnThisSocket = 0
+    this.pairingRequested = false
+    const logger = baileysLogger(this.options.log, { connectionId: this.connectionId })
+    const config: UserFacingSocketConfig = {
+      auth: {
+        creds: auth.state.creds,
+        keys: makeCacheableSignalKeyStore(auth.state.keys, logger, new Lru(10_000)),
+      },
+      logger,
+      version: this.version ?? DEFAULT_CONNECTION_CONFIG.version,
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+      shouldIgnoreJid: (jid) => isJidStatusBroadcast(jid) || !!isJidNewsletter(jid),
+      getMessage: (key) => this.getMessage(key),
+      msgRetryCounterCache: this.retryCache,
+    }
+    if (this.options.browser) config.browser = this.options.browser
+    let sock: SocketLike
+    try {
+      sock = this.socketFactory(config)
+    } catch (err) {
+      this.options.log.error('baileys: socket failed', {
+        connectionId: this.connectionId,
+        error: (err as Error).message,
+      })
+      await this.scheduleReconnect(undefined, (err as Error).message)
+      return
+    }
+    this.sock = sock
+    this.lastActivity = this.options.clock.now()
+    sock.ws?.on('frame', () => {
+      if (gen === this.generation) this.lastActivity = this.options.clock.now()
+    })
+    sock.ev.process((events) => {
+      if (gen === this.generation) this.lastActivity = this.options.clock.now()
+      this.inboundChain = this.inboundChain
+        .then(() => this.handleEvents(sock, gen, events))
+        .catch((err: Error) =>
+          this.options.log.error('baileys: event handling failed', {
+            connectionId: this.connectionId,
+            error: err.message,
+          }),
+        )
+    })
+  }
+
+  /**
+   * One batch of a socket's events. Connection and creds events of a retired socket are ignored (its close is
+   * ours); messages it delivered before retiring are real and still go out.
+   */
+  private async handleEvents(sock: SocketLike, gen: number, events: Partial<BaileysEventMap>): Promise<void> {
+    if (events['creds.update'] && gen === this.generation) await this.auth?.saveCreds()
+    const update = events['connection.update']
+    if (update && gen === this.generation) await this.handleConnection(sock, gen, update)
+    if (!this.running) return
+    await this.handleMessages(sock, events)
+  }
+
+  private async handleConnection(
+    sock: SocketLike,
+    gen: number,
+    update: Partial<BaileysEventMap['connection.update']>,
+  ): Promise<void> {
+    if (update.qr && gen === this.generation) await this.handleQr(sock, gen, update.qr)
+    if (update.isNewLogin) {
+      this.qrSockets = 0
+      this.qrAttempt = 0
+      if (gen === this.generation) await this.setStatus('OPENING', { detail: 'paired' })
+    }
+    if (update.connection === 'open' && gen === this.generation) {
+      this.retries = 0
+      this.qrSockets = 0
+      this.qrAttempt = 0
+      this.lastActivity = this.options.clock.now()
+      const me = sock.user ? contactRef(sock.user.id, sock.user.lid) : undefined
+      await this.setStatus('CONNECTED', me ? { me } : {})
+      this.armWatchdog()
+    }
+    if (update.connection === 'close' && gen === this.generation) {
+      this.sock = undefined
+      this.clearTimer('watchdogTimer')
+      await this.handleClose(update.lastDisconnect?.error)
+    }
+  }
+
+  private async handleQr(sock: SocketLike, gen: number, qr: string): Promise<void> {
+    this.qrOnThisSocket += 1
+    if (this.qrOnThisSocket === 1) this.qrSockets += 1
+    if (this.pairingPhone) {
+      if (!this.pairingRequested) await this.askPairingCode(sock, gen)
+      return
+    }
+    this.qrAttempt += 1
+    const ttl = this.qrOnThisSocket === 1 ? FIRST_QR_MS : NEXT_QR_MS
+    if (this._status !== 'qrcode') await this.setStatus('qrcode')
+    await this.emit({ t: 'qr', qr, attempt: this.qrAttempt, expiresAt: this.options.clock.now() + ttl })
+  }
+
+  private async askPairingCode(sock: SocketLike, gen: number): Promise<void> {
+    const phone = this.pairingPhone
+    if (!phone || sock.authState.creds.registered) return
+    this.pairingRequested = true
+    try {
+      const code = await sock.requestPairingCode(phone)
+      if (gen !== this.generation) return
+      await this.setStatus('PAIRING')
+      await this.emit({ t: 'pairingCode', code, expiresAt: this.options.clock.now() + PAIRING_CODE_MS })
+      for (const w of this.pairingWaiters.splice(0)) w.resolve(code)
+    } catch (err) {
+      this.options.log.warn('baileys: pairing code failed', {
+        connectionId: this.connectionId,
+        error: (err as Error).message,
+      })
+      this.rejectPairing(err as Error)
+    }
+  }
+
+  private rejectPairing(err: Error): void {
+    for (const w of this.pairingWaiters.splice(0)) w.reject(err)
+  }
+
+  private async handleClose(error: Error | undefined): Promise<void> {
+    const code = statusCodeOf(error)
+    const message = error?.message ?? ''
+    if (!this.running) return
+    if (code === 515) {
+      // restart required: always right after a scan; persist creds, new socket at once
+      await this.auth?.saveCreds()
+      await this.connect()
+      return
+    }
+    if (code === 408 && /QR refs attempts ended/i.test(message)) {
+      this.halt()
+      this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'QR code expired'))
+      await this.setStatus('TIMEOUT', { reason: 408, detail: 'QR code not scanned in time' })
+      return
+    }
+    if (code !== undefined && STOP_REASONS[code]) {
+      this.halt()
+      if (code === 401) {
+        await this.auth?.clear()
+        this.auth = undefined
+      }
+      this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', STOP_REASONS[code]))
+      await this.setStatus('DISCONNECTED', { reason: code, detail: STOP_REASONS[code] })
+      return
+    }
+    const registered = !!this.auth?.state.creds.me && this.qrOnThisSocket === 0
+    if (!registered && this.qrSockets >= this.maxQrSockets) {
+      this.halt()
+      this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'QR code expired'))
+      await this.setStatus('TIMEOUT', { reason: code, detail: `no scan after ${this.qrSockets} QR cycles` })
+      return
+    }
+    if (code === 405 && this.options.fetchVersion) {
+      try {
+        const v = await this.options.fetchVersion()
+        if (v) this.version = v
+      } catch (err) {
+        this.options.log.warn('baileys: version fetch failed', {
+          connectionId: this.connectionId,
+          error: (err as Error).message,
+        })
+      }
+    }
+    await this.scheduleReconnect(code, message)
+  }
+
+  private async scheduleReconnect(code: number | undefined, detail: string): Promise<void> {
+    if (!this.running) return
+    this.retries += 1
+    const delay = backoffMs(this.retries, code, this.random)
+    this.clearTimer('reconnectTimer')
+    this.reconnectTimer = this.timers.setTimeout(() => {
+      this.reconnectTimer = undefined
+      if (this.running) void this.connect()
+    }, delay)
+    const extra: { reason?: number; detail?: string; retryInMs: number } = { retryInMs: delay }
+    if (code !== undefined) extra.reason = code
+    if (detail) extra.detail = detail
+    await this.setStatus('OPENING', extra, true)
+  }
+
+  private armWatchdog(): void {
+    this.clearTimer('watchdogTimer')
+    if (!this.watchdogMs) return
+    const due = this.lastActivity + this.watchdogMs - this.options.clock.now()
+    this.watchdogTimer = this.timers.setTimeout(
+      () => {
+        this.watchdogTimer = undefined
+        if (!this.running || this._status !== 'CONNECTED') return
+        const idle = this.options.clock.now() - this.lastActivity
+        if (idle < this.watchdogMs) return this.armWatchdog()
+        this.options.log.warn('baileys: watchdog recreates a silent socket', {
+          connectionId: this.connectionId,
+          idleMs: idle,
+        })
+        void this.setStatus('OPENING', {
+          detail: `watchdog: no activity for ${Math.round(idle / 60_000)} min`,
+        }).then(() => this.connect())
+      },
+      Math.max(1, due),
+    )
+  }
+
+  private async setStatus(
+    status: SessionStatus,
+    extra: { reason?: number; detail?: string; retryInMs?: number; me?: ContactRef } = {},
+    force = false,
+  ): Promise<void> {
+    const changed = status !== this._status
+    this._status = status
+    if (changed || force || extra.detail || extra.me) await this.emit({ t: 'status', status, ...extra })
+  }
+
+  private async emit(event: ChannelEvent): Promise<void> {
+    for (const listener of [...this.listeners]) {
+      try {
+        await listener(event)
+      } catch (err) {
+        this.options.log.error('channel listener failed', {
+          connectionId: this.connectionId,
+          event: event.t,
+          error: (err as Error).message,
+        })
+      }
+    }
+  }
+
+  // --- inbound --------------------------------------------------------------------------------------------
+
+  private async handleMessages(sock: SocketLike, events: Partial<BaileysEventMap>): Promise<void> {
+    const upsert = events['messages.upsert']
+    let batch = events
+    if (upsert) {
+      // our own sends come back as `append` echoes: already known, not inbound
+      const messages = upsert.messages.filter(
+        (m) => !(m.key.fromMe && m.key.id && this.sentIds.has(m.key.id)),
+      )
+      batch = { ...events, 'messages.upsert': { ...upsert, messages } }
+    }
+    const relevant =
+      batch['messages.upsert']?.messages.length ||
+      batch['messages.update'] ||
+      batch['message-receipt.update'] ||
+      batch['messages.reaction'] ||
+      batch['contacts.upsert'] ||
+      batch['contacts.update'] ||
+      batch['lid-mapping.update']
+    if (!relevant) return
+    const pns = await this.resolveLids(sock, batch)
+    const ctx: NormalizeContext = {
+      download: (msg) => this.download(msg, sock),
+      resolvePn: (lid) => pns.get(lid),
+      now: () => this.options.clock.now(),
+    }
+    const me = sock.user
+    if (me?.id) ctx.meJid = me.id
+    if (me?.lid) ctx.meLid = me.lid
+    for (const event of normalizeBaileysEvents(batch, ctx)) {
+      if (event.t === 'message' && event.raw && !event.undecryptable) this.recent.set(event.ref.id, event.raw)
+      await this.emit(event)
+    }
+  }
+
+  /** PNs of the LIDs in a batch that carry no alternative JID, from Baileys' LID mapping store. */
+  private async resolveLids(
+    sock: SocketLike,
+    events: Partial<BaileysEventMap>,
+  ): Promise<Map<string, string>> {
+    const lids = new Set<string>()
+    for (const m of events['messages.upsert']?.messages ?? []) {
+      const k = m.key
+      if (isLidUser(k.remoteJid ?? undefined) && !k.remoteJidAlt) lids.add(k.remoteJid as string)
+      if (isLidUser(k.participant ?? undefined) && !k.participantAlt) lids.add(k.participant as string)
+    }
+    const out = new Map<string, string>()
+    for (const lid of lids) {
+      try {
+        const pn = await sock.signalRepository.lidMapping.getPNForLID(lid)
+        if (pn) out.set(lid, pn)
+      } catch {
+        // unknown mapping: the LID stays the identity
+      }
+    }
+    return out
+  }
+
+  private async download(msg: WAMessage, origin: SocketLike): Promise<Uint8Array> {
+    const sock = this.sock ?? origin
+    try {
+      if (this.options.downloadMedia) return await this.options.downloadMedia(msg, sock)
+      const buffer = await downloadMediaMessage(
+        msg,
+        'buffer',
+        {},
+        { reuploadRequest: (m) => sock.updateMediaMessage(m), logger: baileysLogger(this.options.log) },
+      )
+      return new Uint8Array(buffer)
+    } catch (err) {
+      throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', (err as Error).message)
+    }
+  }
+
+  private async loadRaw(msgId: string): Promise<Uint8Array | undefined> {
+    const cached = this.recent.get<Uint8Array>(msgId)
+    if (cached) return cached
+    try {
+      return await this.options.messageStore?.load(this.connectionId, msgId)
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Baileys' getMessage (retry receipts): the content we sent or saw, undefined on a miss. */
+  private async getMessage(key: WAMessageKey): Promise<proto.IMessage | undefined> {
+    if (!key.id) return undefined
+    const raw = await this.loadRaw(key.id)
+    if (!raw) return undefined
+    try {
+      return decodeWAMessage(raw).message ?? undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  // --- outbound -------------------------------------------------------------------------------------------
+
+  /** Runs outbound work one at a time, in call order; refuses at once when not connected. */
+  private enqueue<T>(code: ErrorCode, work: (sock: SocketLike) => Promise<T>): Promise<T> {
+    this.requireSocket()
+    const run = this.outboundChain.then(async () => {
+      const sock = this.requireSocket()
+      try {
+        return await work(sock)
+      } catch (err) {
+        if (err instanceof AppError) throw err
+        throw new AppError(code, (err as Error).message)
+      }
+    })
+    this.outboundChain = run.catch(() => {})
+    return run
+  }
+
+  private requireSocket(): SocketLike {
+    if (this._status !== 'CONNECTED' || !this.sock)
+      throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not connected')
+    return this.sock
+  }
+
+  private async sendRaw(
+    sock: SocketLike,
+    jid: string,
+    content: AnyMessageContent,
+    options?: MiscMessageGenerationOptions,
+  ): Promise<WAMessage> {
+    const msg = await sock.sendMessage(jid, content, options)
+    if (!msg?.key.id) throw new AppError('ERR_SENDING_WAPP_MSG', 'no message returned')
+    this.sentIds.set(msg.key.id, true)
+    this.recent.set(msg.key.id, encodeWAMessage(msg))
+    return msg
+  }
+
+  private async quotedMessage(ref: MsgRef): Promise<WAMessage> {
+    const raw = await this.loadRaw(ref.id)
+    if (raw) {
+      const msg = decodeWAMessage(raw)
+      if (msg.message) return msg
+    }
+    this.options.log.warn('baileys: quoted message not found, quoting by id only', {
+      connectionId: this.connectionId,
+      msgId: ref.id,
+    })
+    return { key: refToKey(ref), message: { conversation: '' } }
+  }
+
+  send(to: ContactRef, content: OutboundContent, options?: SendOptions): Promise<MsgRef> {
+    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
+      const jid = sendJid(to)
+      const misc: MiscMessageGenerationOptions = {}
+      if (options?.quoted) misc.quoted = await this.quotedMessage(options.quoted)
+      const msg = await this.sendRaw(sock, jid, outboundToBaileys(content), misc)
+      return sentRef(msg, jid)
+    })
+  }
+
+  react(target: MsgRef, emoji: string): Promise<void> {
+    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
+      await this.sendRaw(sock, target.chatJid, { react: { key: refToKey(target), text: emoji } })
+    })
+  }
+
+  edit(target: MsgRef, body: string): Promise<void> {
+    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
+      await this.sendRaw(sock, target.chatJid, { text: body, edit: refToKey(target) })
+    })
+  }
+
+  deleteForEveryone(target: MsgRef): Promise<void> {
+    return this.enqueue('ERR_DELETE_WAPP_MSG', async (sock) => {
+      await this.sendRaw(sock, target.chatJid, { delete: refToKey(target) })
+    })
+  }
+
+  forward(to: ContactRef, source: MsgRef, raw: Uint8Array): Promise<MsgRef> {
+    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
+      const original = raw.length ? decodeWAMessage(raw) : await this.quotedMessage(source)
+      if (!original.message) throw new AppError('ERR_FETCH_WAPP_MSG', 'nothing to forward')
+      original.key = { ...refToKey(source), ...original.key }
+      const jid = sendJid(to)
+      const msg = await this.sendRaw(sock, jid, { forward: original })
+      return sentRef(msg, jid)
+    })
+  }
+
+  markRead(refs: MsgRef[]): Promise<void> {
+    if (!refs.length) return Promise.resolve()
+    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
+      await sock.readMessages(refs.map(refToKey))
+    })
+  }
+
+  checkNumbers(phones: string[]): Promise<{ phone: string; exists: boolean; jid?: string }[]> {
+    return this.enqueue('ERR_WAPP_CHECK_CONTACT', async (sock) => {
+      const digits = phones.map(digitsOnly)
+      const found = (await sock.onWhatsApp(...digits.filter(Boolean))) ?? []
+      return phones.map((phone, i) => {
+        const hit = found.find((f) => f.exists && pnFromJid(f.jid) === digits[i])
+        return hit ? { phone, exists: true, jid: hit.jid } : { phone, exists: false }
+      })
+    })
+  }
+
+  profilePictureUrl(contact: ContactRef): Promise<string | null> {
+    return this.enqueue('ERR_WAPP_CHECK_CONTACT', async (sock) => {
+      try {
+        return (await sock.profilePictureUrl(sendJid(contact), 'image')) ?? null
+      } catch (err) {
+        const code = statusCodeOf(err)
+        if (code === 401 || code === 404) return null
+        throw err
+      }
+    })
+  }
+}
+
+/** Our outbound content -> Baileys' AnyMessageContent. Media goes as `{ url: path }` (streamed from disk). */
+export function outboundToBaileys(content: OutboundContent): AnyMessageContent {
+  switch (content.kind) {
+    case 'text':
+      return { text: content.body }
+    case 'location': {
+      const location: proto.Message.ILocationMessage = {
+        degreesLatitude: content.latitude,
+        degreesLongitude: content.longitude,
+      }
+      if (content.name) location.name = content.name
+      if (content.address) location.address = content.address
+      return { location }
+    }
+    case 'contacts':
+      return {
+        contacts: {
+          displayName:
+            content.contacts.length === 1
+              ? content.contacts[0]?.displayName
+              : `${content.contacts.length} contacts`,
+          contacts: content.contacts.map((c) => ({ displayName: c.displayName, vcard: c.vcard })),
+        },
+      }
+    case 'image':
+      return { image: { url: content.path }, mimetype: content.mimetype, ...caption(content.caption) }
+    case 'video':
+      return { video: { url: content.path }, mimetype: content.mimetype, ...caption(content.caption) }
+    case 'audio':
+      return { audio: { url: content.path }, mimetype: content.mimetype, ptt: !!content.ptt }
+    case 'sticker':
+      return { sticker: { url: content.path }, mimetype: content.mimetype }
+    case 'document':
+      return {
+        document: { url: content.path },
+        mimetype: content.mimetype,
+        fileName: content.fileName ?? content.path.split('/').pop() ?? 'file',
+        ...caption(content.caption),
+      }
+  }
+}
+
+function caption(text: string | undefined): { caption?: string } {
+  return text ? { caption: text } : {}
+}
+
+function sentRef(msg: WAMessage, jid: string): MsgRef {
+  const ref: MsgRef = { id: msg.key.id as string, chatJid: jid, fromMe: true }
+  const participant = msg.key.participant ?? msg.participant
+  if (participant) ref.participant = participant
+  return ref
+}
