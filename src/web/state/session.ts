@@ -3,7 +3,7 @@
  */
 import { signal } from '@preact/signals-react'
 import type { LoginResponse, SessionUser } from '../../shared/api'
-import { api, clearStoredSession, onUnauthorized, refreshToken, storeToken } from '../api/client'
+import { api, clearStoredSession, getToken, onUnauthorized, refreshToken, storeToken } from '../api/client'
 import i18n from '../i18n'
 import { daysUntil } from '../lib/dates'
 import { toast } from './toast'
@@ -20,8 +20,13 @@ export function setSession(user: SessionUser | null): void {
 
 onUnauthorized(() => setSession(null))
 
-/** On start: the refresh cookie survives reloads, so try it and restore the session. */
+/** On start: the access token may have expired but the refresh cookie survives reloads: restore the session. */
 export async function restoreSession(): Promise<void> {
+  // Signed out (or cleared after a sign-in elsewhere): do not revive the session from the cookie.
+  if (!getToken()) {
+    setSession(null)
+    return
+  }
   try {
     const { user } = await refreshToken<SessionUser>()
     setSession(user)
