@@ -2,6 +2,7 @@ import type { Server } from 'bun'
 import { createApp } from './app'
 import type { Config } from './config'
 import { bootstrap } from './db/bootstrap'
+import { createDemoCompany, DEMO_COMPANY_NAME } from './db/demo'
 import { openDataDir } from './deps'
 import { connectHost, newOperatorToken, removeOperatorFile, writeOperatorFile } from './operator-file'
 import { liveSocketHandler, PING_INTERVAL_MS, type SocketData } from './realtime/socket'
@@ -27,6 +28,17 @@ export async function serve(config: Config, options: ServeOptions = {}) {
     } else log.info('super admin created', { email: first.email })
   }
 
+  if (first.created && config.sandbox) {
+    const demo = await createDemoCompany(deps, process.env.BALCAO_DEMO_PASSWORD || undefined)
+    if (demo) {
+      log.warn('demo company created: try Balcão without a phone', {
+        company: DEMO_COMPANY_NAME,
+        admin: demo.adminEmail,
+        attendant: demo.attendantEmail,
+        ...(demo.generatedPassword ? { password: demo.generatedPassword } : {}),
+      })
+    }
+  }
   deps.operatorToken = newOperatorToken()
   const web = new WebAssets(config.webDir ?? webDir())
   if (!web.available && !options.devIndex) log.warn('the web UI is not built; run `npm run build:web`')
