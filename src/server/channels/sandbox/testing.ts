@@ -3,9 +3,8 @@
  * sleeps; `timers.advance(ms)` moves time and fires what falls due.
  */
 import { ManualClock } from '../../clock'
-import type { ChannelEvent, ChannelEventOf } from '../types'
+import type { ChannelEvent, ChannelEventOf, ChannelSession } from '../types'
 import { SandboxNetwork, type SandboxNetworkOptions } from './network'
-import type { SandboxChannelSession } from './session'
 import { ManualTimers } from './timers'
 
 export function createTestNetwork(options: Partial<SandboxNetworkOptions> = {}) {
@@ -16,7 +15,7 @@ export function createTestNetwork(options: Partial<SandboxNetworkOptions> = {}) 
 }
 
 /** Records a session's events. */
-export function recordEvents(session: SandboxChannelSession) {
+export function recordEvents(session: Pick<ChannelSession, 'on'>) {
   const events: ChannelEvent[] = []
   session.on((e) => {
     events.push(e)
