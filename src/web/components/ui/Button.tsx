@@ -9,7 +9,7 @@ const variants: Record<ButtonVariant, string> = {
   primary: 'bg-primary text-on-primary hover:bg-primary-hover shadow-sm',
   secondary: 'bg-surface text-fg border border-border-strong hover:bg-surface-2',
   ghost: 'bg-transparent text-fg hover:bg-surface-2',
-  danger: 'bg-danger text-white hover:bg-danger-hover shadow-sm',
+  danger: 'bg-danger-solid text-white hover:bg-danger-solid-hover shadow-sm',
 }
 
 /* Phones get 44 px touch targets (max-sm:), desktop keeps a denser 36 px control. */
