@@ -21,6 +21,7 @@ import {
   decodeMessageNode,
   generateMessageIDV2,
   generateWAMessage,
+  generateWAMessageContent,
   getContentType,
   getMediaKeys,
   jidNormalizedUser,
@@ -166,6 +167,13 @@ export class FakeSocket implements SocketLike {
     return this.calls.filter((c) => c.method === method).map((c) => c.args)
   }
 
+  /** The fake media upload: keeps the encrypted file in `media` under its directPath. */
+  readonly upload = async (encFilePath: string, o: { fileEncSha256B64: string; mediaType: string }) => {
+    const directPath = `/fake/${o.mediaType}/${encodeURIComponent(o.fileEncSha256B64)}`
+    this.media.set(directPath, new Uint8Array(await readFile(encFilePath)))
+    return { mediaUrl: `https://mmg.whatsapp.net${directPath}`, directPath }
+  }
+
   // --- the SocketLike surface -----------------------------------------------------------------------------
 
   sendMessage = async (
@@ -177,11 +185,7 @@ export class FakeSocket implements SocketLike {
     const message = await generateWAMessage(jid, content, {
       logger: silentLogger,
       userJid: this.meJid,
-      upload: async (encFilePath, o) => {
-        const directPath = `/fake/${o.mediaType}/${encodeURIComponent(o.fileEncSha256B64)}`
-        this.media.set(directPath, new Uint8Array(await readFile(encFilePath)))
-        return { mediaUrl: `https://mmg.whatsapp.net${directPath}`, directPath }
-      },
+      upload: this.upload,
       getUrlInfo: async () => undefined,
       messageId: generateMessageIDV2(this.user?.id),
       timestamp: new Date(this.opts.now()),
@@ -439,6 +443,10 @@ export class FakeSocket implements SocketLike {
       /** Any other event, as is. */
       emit<T extends keyof BaileysEventMap>(event: T, data: BaileysEventMap[T]): void {
         sock.ev.emit(event, data)
+      },
+      /** Real media content (encrypted, "uploaded" here) for an inbound message: `{ image: Buffer, caption }`... */
+      async mediaContent(content: AnyMessageContent): Promise<proto.IMessage> {
+        return generateWAMessageContent(content, { upload: sock.upload, logger: silentLogger })
       },
       /** A raw frame arrived (keep-alive answer, any stanza). */
       frame(): void {

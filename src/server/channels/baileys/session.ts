@@ -696,7 +696,11 @@ export class BaileysChannelSession implements ChannelSession {
 
   /** Runs outbound work one at a time, in call order; refuses at once when not connected. */
   private enqueue<T>(code: ErrorCode, work: (sock: SocketLike) => Promise<T>): Promise<T> {
-    this.requireSocket()
+    try {
+      this.requireSocket()
+    } catch (err) {
+      return Promise.reject(err)
+    }
     const run = this.outboundChain.then(async () => {
       const sock = this.requireSocket()
       try {
