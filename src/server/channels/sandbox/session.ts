@@ -485,7 +485,10 @@ export class SandboxChannelSession implements ChannelSession {
     const record: OutboundRecord = { id, to: jid, at: now, ack: withAcks ? 0 : 1, ...fields }
     this.net.record(this.connectionId, record)
     if (withAcks) this.scheduleAcks(record, jid)
-    return { id, chatJid: jid, fromMe: true }
+    const ref: MsgRef = { id, chatJid: jid, fromMe: true }
+    // in groups Baileys names us as the participant of what we send
+    if (isJidGroup(jid)) ref.participant = `${me.pn}${PN_SUFFIX}`
+    return ref
   }
 
   /** sent (server ack) soon, delivered a little later, read after a while; a number not on WhatsApp stops at sent. */
