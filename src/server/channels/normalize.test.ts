@@ -263,6 +263,11 @@ describe('normalizeBaileysEvents: messages.upsert', () => {
     })
   })
 
+  test('a live (notify) message sent from our phone is marked offline too', () => {
+    const fromPhone = fromStanza({ from: ME, recipient: CUSTOMER, id: 'PH2' }, { conversation: 'do celular' })
+    expect(inbound([fromPhone], 'notify')[0]).toMatchObject({ offline: true, ref: { fromMe: true } })
+  })
+
   test('LID chat: the phone number comes from sender_pn (remoteJidAlt)', () => {
     const msg = fromStanza(
       { from: CUSTOMER_LID, id: 'LID1', addressing_mode: 'lid', sender_pn: CUSTOMER },

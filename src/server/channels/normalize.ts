@@ -291,7 +291,8 @@ export function normalizeWAMessage(
     sender,
     timestamp: secondsToMs(msg.messageTimestamp, ctx),
     isGroup,
-    offline: !!opts.offline,
+    // replayed while we were away (append), or written on the phone: history, not a live customer message
+    offline: !!opts.offline || !!key.fromMe,
   }
   const pushName = !key.fromMe && msg.pushName ? { pushName: msg.pushName } : {}
 

@@ -53,7 +53,10 @@ export type FakeSocketOptions = {
   mePhone?: string
   /** Our LID once paired. Default 99000000000001@lid. */
   meLid?: string
-  /** Drive the connection by itself: `connecting`, then `open` (saved creds) or the first QR (fresh creds). */
+  /**
+   * Drive the connection by itself: `connecting`, then `open` (paired creds) or the first QR (fresh creds);
+   * `sim.scan()` then pairs, and the socket created after the 515 opens by itself.
+   */
   auto?: boolean
   /** Numbers on WhatsApp for onWhatsApp (digits). Default: every number not ending in 0. */
   onWhatsApp?: (phone: string) => boolean
@@ -141,7 +144,8 @@ export class FakeSocket implements SocketLike {
       queueMicrotask(() => {
         if (this.closed) return
         this.sim.connecting()
-        if (this.authState.creds.me && this.authState.creds.registered !== false) this.sim.open()
+        const creds = this.authState.creds
+        if (creds.me && (creds.registered || creds.account)) this.sim.open()
         else this.sim.qr()
       })
     }
@@ -340,7 +344,15 @@ export class FakeSocket implements SocketLike {
           name: 'Loja',
         }
         sock.authState.creds.platform = 'android'
-        sock.ev.emit('creds.update', { me: sock.authState.creds.me, platform: 'android' })
+        sock.authState.creds.account = {
+          details: new Uint8Array([1]),
+          accountSignatureKey: new Uint8Array(32),
+        }
+        sock.ev.emit('creds.update', {
+          me: sock.authState.creds.me,
+          platform: 'android',
+          account: sock.authState.creds.account,
+        })
         sock.ev.emit('connection.update', { isNewLogin: true, qr: undefined })
         void sock.end(boom('Stream Errored (restart required)', 515))
       },

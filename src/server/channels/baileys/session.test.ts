@@ -194,6 +194,18 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     expect(again.f.current.config.auth.creds.nextPreKeyId).toBe(4242)
   })
 
+  test('auto-driven fake: QR, scan, 515, open by itself', async () => {
+    const t = setup({ fake: { auto: true } })
+    await t.session.start()
+    await settle()
+    expect(t.session.status).toBe('qrcode')
+    t.f.current.sim.scan()
+    await settle()
+    expect(t.f.sockets).toHaveLength(2)
+    expect(t.session.status).toBe('CONNECTED')
+    expect(t.of('qr')).toHaveLength(1)
+  })
+
   test('start is idempotent: one socket', async () => {
     const t = setup()
     await Promise.all([t.session.start(), t.session.start()])

@@ -491,6 +491,8 @@ export class BaileysChannelSession implements ChannelSession {
     const code = statusCodeOf(error)
     const message = error?.message ?? ''
     if (!this.running) return
+    if (code !== 515)
+      this.options.log.info('baileys: connection closed', { connectionId: this.connectionId, code, message })
     if (code === 515) {
       // restart required: always right after a scan; persist creds, new socket at once
       await this.auth?.saveCreds()
