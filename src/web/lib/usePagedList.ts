@@ -11,10 +11,11 @@ export function usePagedList<T>(
   fetchPage: (pageNumber: number, signal: AbortSignal) => Promise<PageResult<T>>,
   getId: (item: T) => number | string,
 ) {
-  const [items, setItems] = useState<T[]>([])
+  // Items and count live in one state so that live upserts update both atomically (no stale reads).
+  const [data, setData] = useState<{ items: T[]; count: number | null }>({ items: [], count: null })
+  const { items, count } = data
   const [page, setPage] = useState(1)
   const [hasMore, setHasMore] = useState(false)
-  const [count, setCount] = useState<number | null>(null)
   const [loading, setLoading] = useState(true)
   const [loadingMore, setLoadingMore] = useState(false)
   const [error, setError] = useState<unknown>(null)
@@ -31,15 +32,14 @@ export function usePagedList<T>(
     fetchPage(1, ctrl.signal)
       .then((res) => {
         if (gen !== generation.current) return
-        setItems(res.items)
+        setData({ items: res.items, count: res.count ?? null })
         setHasMore(res.hasMore)
-        setCount(res.count ?? null)
         setPage(1)
       })
       .catch((err) => {
         if (gen !== generation.current || (err as Error)?.name === 'AbortError') return
         setError(err)
-        setItems([])
+        setData({ items: [], count: null })
       })
       .finally(() => {
         if (gen === generation.current) setLoading(false)
@@ -56,12 +56,14 @@ export function usePagedList<T>(
     fetchPage(next, new AbortController().signal)
       .then((res) => {
         if (gen !== generation.current) return
-        setItems((prev) => {
-          const seen = new Set(prev.map(getId))
-          return [...prev, ...res.items.filter((i) => !seen.has(getId(i)))]
+        setData((prev) => {
+          const seen = new Set(prev.items.map(getId))
+          return {
+            items: [...prev.items, ...res.items.filter((i) => !seen.has(getId(i)))],
+            count: res.count ?? prev.count,
+          }
         })
         setHasMore(res.hasMore)
-        if (res.count != null) setCount(res.count)
         setPage(next)
       })
       .catch((err) => {
@@ -72,20 +74,17 @@ export function usePagedList<T>(
       })
   }, [fetchPage, getId, hasMore, loading, loadingMore, page])
 
-  const itemsRef = useRef(items)
-  itemsRef.current = items
-
   /** Replace the item with the same id, or add it at the front (spec: live create/update). */
   const upsert = useCallback(
     (item: T) => {
       const id = getId(item)
-      if (!itemsRef.current.some((p) => getId(p) === id)) setCount((c) => (c == null ? c : c + 1))
-      setItems((prev) => {
-        const at = prev.findIndex((p) => getId(p) === id)
-        if (at === -1) return [item, ...prev]
-        const copy = prev.slice()
+      setData((prev) => {
+        const at = prev.items.findIndex((p) => getId(p) === id)
+        if (at === -1)
+          return { items: [item, ...prev.items], count: prev.count == null ? null : prev.count + 1 }
+        const copy = prev.items.slice()
         copy[at] = item
-        return copy
+        return { items: copy, count: prev.count }
       })
     },
     [getId],
@@ -93,8 +92,13 @@ export function usePagedList<T>(
 
   const remove = useCallback(
     (id: number | string) => {
-      if (itemsRef.current.some((p) => getId(p) === id)) setCount((c) => (c == null ? c : Math.max(0, c - 1)))
-      setItems((prev) => prev.filter((p) => getId(p) !== id))
+      setData((prev) => {
+        if (!prev.items.some((p) => getId(p) === id)) return prev
+        return {
+          items: prev.items.filter((p) => getId(p) !== id),
+          count: prev.count == null ? null : Math.max(0, prev.count - 1),
+        }
+      })
     },
     [getId],
   )

@@ -39,7 +39,9 @@ describe('QueueDialog', () => {
 
   test('saves with the spec toast', async () => {
     const calls = mockFetch({
-      'POST /api/queue': (c) => ({ body: { id: 4, companyId: 7, createdAt: '', updatedAt: '', ...(c.body as object) } }),
+      'POST /api/queue': (c) => ({
+        body: { id: 4, companyId: 7, createdAt: '', updatedAt: '', ...(c.body as object) },
+      }),
     })
     const { onSaved } = renderDialog()
     await userEvent.type(screen.getByLabelText(/^Nome/), 'Suporte')
@@ -60,7 +62,10 @@ describe('QueueDialog', () => {
 
   test('a colour already in use is reported in words', async () => {
     mockFetch({
-      'POST /api/queue': () => ({ status: 409, body: { error: 'ERR_QUEUE_COLOR_ALREADY_EXISTS', message: 'color' } }),
+      'POST /api/queue': () => ({
+        status: 409,
+        body: { error: 'ERR_QUEUE_COLOR_ALREADY_EXISTS', message: 'color' },
+      }),
     })
     const { onClose } = renderDialog()
     await userEvent.type(screen.getByLabelText(/^Nome/), 'Vendas')

@@ -19,7 +19,9 @@ describe('SettingsPage', () => {
   test('a change is saved at once with the spec toast', async () => {
     const calls = mockFetch({
       'GET /api/settings': () => ({ body: defaultSettings() }),
-      'PUT /api/settings/userRating': (c) => ({ body: { key: 'userRating', value: (c.body as { value: string }).value } }),
+      'PUT /api/settings/userRating': (c) => ({
+        body: { key: 'userRating', value: (c.body as { value: string }).value },
+      }),
     })
     renderAt('/settings')
     expect(await screen.findByRole('tab', { name: 'Opções' })).toBeInTheDocument()

@@ -65,6 +65,29 @@ describe('UsersPage', () => {
     expect(within(table).getByText('Bruno Silva')).toBeInTheDocument()
   })
 
+  test('an update that arrives together with the first page does not count a user twice', async () => {
+    let release: () => void = () => {}
+    const gate = new Promise<void>((r) => {
+      release = r
+    })
+    mockFetch({ 'GET /api/users': () => ({ body: { users: people, count: 2, hasMore: false } }) })
+    const realFetch = globalThis.fetch
+    globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
+      await gate
+      return realFetch(...args)
+    }) as typeof fetch
+    renderAt('/users')
+    const ws = sockets().at(-1)!
+    act(() => ws.open())
+    await act(async () => {
+      release()
+      await new Promise((r) => setTimeout(r, 0))
+      ws.receive({ event: 'company-7-user', data: { action: 'update', user: people[0] } })
+    })
+    await screen.findByText('Bruno Silva')
+    expect(screen.getByText('2 usuários')).toBeInTheDocument()
+  })
+
   test('live events add, update and remove rows', async () => {
     mockFetch({ 'GET /api/users': () => ({ body: { users: people, count: 2, hasMore: false } }) })
     renderAt('/users')
@@ -81,6 +104,7 @@ describe('UsersPage', () => {
       }),
     )
     expect(await screen.findByText('Carla Nova')).toBeInTheDocument()
+    expect(screen.getByText('3 usuários')).toBeInTheDocument()
     act(() =>
       ws.receive({
         event: 'company-7-user',
@@ -89,8 +113,10 @@ describe('UsersPage', () => {
     )
     expect(await screen.findByText('Bruno Souza')).toBeInTheDocument()
     expect(screen.queryByText('Bruno Silva')).not.toBeInTheDocument()
+    expect(screen.getByText('3 usuários')).toBeInTheDocument() // an update is not a new user
     act(() => ws.receive({ event: 'company-7-user', data: { action: 'delete', userId: 3 } }))
     await waitFor(() => expect(screen.queryByText('Carla Nova')).not.toBeInTheDocument())
+    expect(screen.getByText('2 usuários')).toBeInTheDocument()
   })
 
   test('delete asks first, then removes the row and toasts', async () => {
