@@ -159,9 +159,3 @@ export function pairingCodeOf(connectionId: number, phone: string) {
   for (let i = 0; i < 8; i++) code += CODE_ALPHABET[bytes[i]! % CODE_ALPHABET.length]
   return code
 }
-
-/** A WhatsApp-like group id (digits) from a seed, for callers that give a name and no id. */
-export function groupIdOf(seed: string) {
-  const n = digest(`group:${seed}`).readBigUInt64BE(0) % 10n ** 15n
-  return `120363${n.toString().padStart(15, '0')}`
-}

@@ -47,7 +47,7 @@ import {
   pairingCodeOf,
   qrStringOf,
 } from './identities'
-import { mediaBytes, type SandboxInbound, validateInbound } from './inbound'
+import { mediaBytes, validateInbound } from './inbound'
 import type { OutboundKind, OutboundRecord, SandboxCredentials, SandboxNetwork } from './network'
 import {
   type Addressing,
@@ -776,5 +776,3 @@ function kindOf(message: proto.IMessage): OutboundKind {
   }
   return (type && kinds[type]) || 'text'
 }
-
-export type { SandboxInbound }
