@@ -1,4 +1,5 @@
 import { Command } from 'commander'
+import { registerConnection } from './commands/connection'
 import { registerDoctor } from './commands/doctor'
 import { registerMigrate } from './commands/migrate'
 import { registerServe } from './commands/serve'
@@ -15,6 +16,7 @@ export function buildProgram(version: string) {
   registerMigrate(program)
   registerUser(program)
   registerDoctor(program)
+  registerConnection(program)
   registerVersion(program, version)
   return program
 }
