@@ -427,6 +427,12 @@ describe('normalizeBaileysEvents: updates, receipts, reactions, contacts', () =>
           { id: CUSTOMER },
         ],
         'lid-mapping.update': { lid: CUSTOMER_LID, pn: CUSTOMER },
+        'messaging-history.set': {
+          chats: [],
+          contacts: [],
+          messages: [],
+          lidPnMappings: [{ lid: '555@lid', pn: '5511955554444@s.whatsapp.net' }],
+        },
       },
       makeCtx().ctx,
     )
@@ -438,6 +444,7 @@ describe('normalizeBaileysEvents: updates, receipts, reactions, contacts', () =>
       },
       { t: 'contact', contact: { jid: CUSTOMER, pn: '5511988887777' }, pictureChanged: true },
       { t: 'lidMapping', lid: CUSTOMER_LID, pn: '5511988887777' },
+      { t: 'lidMapping', lid: '555@lid', pn: '5511955554444' },
     ])
   })
 

@@ -112,6 +112,11 @@ export function normalizeBaileysEvents(
     const e = normalizeLidMapping(mapping)
     if (e) out.push(e)
   }
+  // history sync is not imported, but its LID/PN pairs are the main source of phone numbers for LIDs
+  for (const m of events['messaging-history.set']?.lidPnMappings ?? []) {
+    const e = normalizeLidMapping(m)
+    if (e) out.push(e)
+  }
   return out
 }
 

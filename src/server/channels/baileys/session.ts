@@ -616,7 +616,8 @@ export class BaileysChannelSession implements ChannelSession {
       batch['messages.reaction'] ||
       batch['contacts.upsert'] ||
       batch['contacts.update'] ||
-      batch['lid-mapping.update']
+      batch['lid-mapping.update'] ||
+      batch['messaging-history.set']?.lidPnMappings?.length
     if (!relevant) return
     const pns = await this.resolveLids(sock, batch)
     const ctx: NormalizeContext = {
