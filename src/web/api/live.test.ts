@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, jest, mock, test } from 'bun:test'
 import { act, screen } from '@testing-library/react'
 import { makeUser, mockFetch, renderAt, resetState, signIn, sockets, TEST_TOKEN } from '../test/utils'
-import { dispatch, onReconnect, startLive, stopLive, subscribe } from './live'
+import { dispatch, liveReconnecting, onReconnect, startLive, stopLive, subscribe } from './live'
 
 describe('live socket', () => {
   beforeEach(() => {
@@ -42,11 +42,13 @@ describe('live socket', () => {
       expect(reconnected).not.toHaveBeenCalled()
 
       sockets()[0]!.close()
+      expect(liveReconnecting.value).toBe(true)
       jest.advanceTimersByTime(2000)
       await Promise.resolve()
       expect(sockets()).toHaveLength(2)
       sockets()[1]!.open()
       expect(reconnected).toHaveBeenCalledTimes(1)
+      expect(liveReconnecting.value).toBe(false)
       off()
     } finally {
       jest.useRealTimers()

@@ -14,8 +14,10 @@ type Handler = (data: unknown) => void
 const handlers = new Map<string, Set<Handler>>()
 const reconnectHandlers = new Set<() => void>()
 
-/** Whether the socket is open right now (the shell shows a small banner while it is not). */
+/** Whether the socket is open right now. */
 export const liveConnected = signal(false)
+/** True after a drop, until the socket is back (the top bar shows 'Reconnecting'). */
+export const liveReconnecting = signal(false)
 
 let socket: WebSocket | null = null
 let wanted = false
@@ -98,6 +100,7 @@ async function connect() {
   ws.onopen = () => {
     attempts = 0
     liveConnected.value = true
+    liveReconnecting.value = false
     const reconnected = everOpened
     everOpened = true
     if (statusTimer) clearInterval(statusTimer)
@@ -111,6 +114,7 @@ async function connect() {
   ws.onclose = () => {
     if (socket === ws) socket = null
     liveConnected.value = false
+    if (everOpened && wanted) liveReconnecting.value = true
     if (statusTimer) clearInterval(statusTimer)
     statusTimer = null
     scheduleRetry()
@@ -139,6 +143,7 @@ export function stopLive(): void {
   const ws = socket
   socket = null
   liveConnected.value = false
+  liveReconnecting.value = false
   if (ws) {
     ws.onclose = null
     ws.close()

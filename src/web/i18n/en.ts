@@ -70,6 +70,7 @@ export const en: Resources = {
     version: 'Version {{version}}',
     skipToContent: 'Skip to content',
     navigation: 'Main navigation',
+    reconnecting: 'Reconnecting…',
     administration: 'Administration',
   },
   menu: {

@@ -70,6 +70,7 @@ export const es: Resources = {
     version: 'Versión {{version}}',
     skipToContent: 'Saltar al contenido',
     navigation: 'Navegación principal',
+    reconnecting: 'Reconectando…',
     administration: 'Administración',
   },
   menu: {

@@ -69,6 +69,7 @@ export const pt = {
     version: 'Versão {{version}}',
     skipToContent: 'Pular para o conteúdo',
     navigation: 'Navegação principal',
+    reconnecting: 'Reconectando…',
     administration: 'Administração',
   },
   menu: {

@@ -10,10 +10,12 @@ import {
   RotateCw,
   Sun,
   UserRound,
+  WifiOff,
 } from 'lucide-react'
 import { Trans, useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
 import { isAdmin } from '../../../shared/permissions'
+import { liveReconnecting } from '../../api/live'
 import { changeLanguage, currentLanguage, LANGUAGES } from '../../i18n'
 import { formatDueDate } from '../../lib/dates'
 import { currentUser, logout } from '../../state/session'
@@ -67,6 +69,12 @@ export function TopBar({
             components={{ b: <b /> }}
           />
         </p>
+        {liveReconnecting.value && (
+          <Badge tone="warning" className="shrink-0">
+            <WifiOff className="size-3.5" aria-hidden />
+            <span className="max-sm:sr-only">{t('shell.reconnecting')}</span>
+          </Badge>
+        )}
         {isAdmin(user) && due && (
           <Badge tone="neutral" className="hidden tnum md:inline-flex">
             {t('shell.activeUntil', { date: formatDueDate(due) })}
