@@ -107,8 +107,10 @@ export class ChannelManager {
     const entry = this.sessions.get(connectionId)
     if (!entry) return
     this.sessions.delete(connectionId)
-    await entry.session.stop().catch(() => {})
+    // Unsubscribe first: a stopping session may report DISCONNECTED, and the row must keep the status it
+    // had, so that the next boot resumes it.
     entry.unsubscribe()
+    await entry.session.stop().catch(() => {})
   }
 
   /** Unlinks from the phone and forgets the credentials; the connection becomes DISCONNECTED. */

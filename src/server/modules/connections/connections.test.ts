@@ -40,13 +40,11 @@ describe('connections', () => {
     const admin = await h.as(h.a.admin)
     const { body } = await admin.post('/whatsapp', { name: 'Principal' })
     const events = h.recordEvents()
-    await h.sessions
-      .get(body.id)!
-      .emit({
-        t: 'status',
-        status: 'CONNECTED',
-        me: { jid: '5511999990000@s.whatsapp.net', pn: '5511999990000' },
-      })
+    await h.sessions.get(body.id)!.emit({
+      t: 'status',
+      status: 'CONNECTED',
+      me: { jid: '5511999990000@s.whatsapp.net', pn: '5511999990000' },
+    })
     const after = await admin.get(`/whatsapp/${body.id}`)
     expect(after.body).toMatchObject({ status: 'CONNECTED', qrcode: '', number: '5511999990000', retries: 0 })
     expect(events[0]).toMatchObject({
@@ -261,5 +259,22 @@ describe('default connection', () => {
     expect(res.status).toBe(200)
     expect(res.body.isDefault).toBe(true)
     expect((await admin.get(`/whatsapp/${first.id}`)).body.isDefault).toBe(false)
+  })
+})
+
+describe('shutdown', () => {
+  test('stopping every session keeps the rows as they were, so the next boot resumes them', async () => {
+    const h = await createHarness()
+    const connection = h.makeConnection(h.a.id, { status: 'CONNECTED' })
+    await h.deps.channels.startAll(0)
+    const session = h.sessions.get(connection.id)!
+    await session.emit({ t: 'status', status: 'CONNECTED' })
+    // A provider that reports DISCONNECTED while it stops (as Baileys does) must not change the row.
+    session.stop = async () => {
+      await session.emit({ t: 'status', status: 'DISCONNECTED', detail: 'stopped' })
+    }
+    await h.deps.channels.stopAll()
+    const admin = await h.as(h.a.admin)
+    expect((await admin.get(`/whatsapp/${connection.id}`)).body.status).toBe('CONNECTED')
   })
 })
