@@ -225,11 +225,9 @@ for (const [name, make] of drivers) {
       })
     })
 
-    // Real Baileys hands `messages.reaction` keys over after cleanMessage (from OUR point of view) and the
-    // sandbox reproduces that; the fake socket sends them from the reactor's, which is what normalizeReaction
-    // expects. The sandbox therefore exposes the normalizeReaction bug: expected to fail until it is fixed.
-    const knownIssue = name === 'sandbox' ? test.failing : test
-    knownIssue('a reaction target keeps fromMe from our point of view', async () => {
+    // Real Baileys hands `messages.reaction` keys over after cleanMessage, from OUR point of view; the fake
+    // socket runs cleanMessage too and the sandbox builds the same shape.
+    test('a reaction target keeps fromMe from our point of view', async () => {
       const d = await make()
       const hers = await d.say({ body: 'oi', name: 'Maria' })
       const ours = await d.session.send({ jid: MARIA_JID }, { kind: 'text', body: 'nossa' })

@@ -473,10 +473,8 @@ export function normalizeReaction(
   if (!chatJid) return undefined
   const isGroup = !!isJidGroup(chatJid)
   const fromMe = !!reactionKey?.fromMe
-  let targetFromMe: boolean
-  if (fromMe) targetFromMe = !!target.fromMe
-  else if (isGroup) targetFromMe = isMe(target.participant, ctx)
-  else targetFromMe = !target.fromMe
+  // Baileys hands the target key over after cleanMessage, already from our point of view.
+  const targetFromMe = !!target.fromMe
   const targetRef: MsgRef = { id: target.id, chatJid, fromMe: targetFromMe }
   if (isGroup && target.participant) targetRef.participant = normalizeJid(target.participant)
   if (isGroup && targetFromMe && !targetRef.participant && ctx.meJid)
@@ -623,14 +621,8 @@ export function buildReaction(
   emoji: string,
   timestampMs: number,
 ): BaileysEventMap['messages.reaction'][number] {
-  const isGroup = !!isJidGroup(target.chatJid)
-  // the target key as the reactor addresses it
-  const key: WAMessageKey = {
-    remoteJid: target.chatJid,
-    id: target.id,
-    fromMe: reactor.fromMe ? target.fromMe : false,
-  }
-  if (!reactor.fromMe && !isGroup) key.fromMe = !target.fromMe
+  // The target key as Baileys delivers it: after cleanMessage, from our point of view.
+  const key: WAMessageKey = { remoteJid: target.chatJid, id: target.id, fromMe: target.fromMe }
   if (target.participant) key.participant = target.participant
   const reactionKey: WAMessageKey = {
     remoteJid: reactor.chatJid,

@@ -18,6 +18,7 @@ import {
   type BaileysEventMap,
   type BinaryNode,
   type Contact,
+  cleanMessage,
   decodeMessageNode,
   generateMessageIDV2,
   generateWAMessage,
@@ -282,6 +283,9 @@ export class FakeSocket implements SocketLike {
   }
 
   private emitDerived(message: WAMessage): void {
+    // As live, the derived events see the message after Baileys' cleanMessage, which turns a reaction's key
+    // to our point of view.
+    cleanMessage(message, this.meJid, this.user?.lid ?? this.opts.meLid)
     const content = normalizeMessageContent(message.message)
     const protocol = content?.protocolMessage
     if (protocol?.key?.id) {

@@ -516,8 +516,12 @@ describe('BaileysChannelSession: inbound', () => {
         },
       },
     )
-    // as the customer addresses our message: fromMe false on their side
-    sim.react({ from: CUSTOMER }, { remoteJid: CUSTOMER, id: ourRef.id, fromMe: false }, '👍')
+    // as the customer's phone addresses our message: in the chat with us, not from them
+    sim.react(
+      { from: CUSTOMER },
+      { remoteJid: '5511900000000@s.whatsapp.net', id: ourRef.id, fromMe: false },
+      '👍',
+    )
     sim.edit({ from: CUSTOMER }, { remoteJid: CUSTOMER, id: 'R1', fromMe: true }, 'Obrigada!!')
     sim.revoke({ from: CUSTOMER }, { remoteJid: CUSTOMER, id: 'R1', fromMe: true })
     await settle()

@@ -138,7 +138,6 @@ describe('sandbox inbound', () => {
     expect(events).toEqual([
       {
         t: 'reaction',
-        // target.fromMe: see the test.failing below
         target: expect.objectContaining({ id: first, chatJid: MARIA_JID }),
         emoji: '👍',
         from: { jid: MARIA_JID, pn: MARIA, lid: MARIA_LID },
@@ -149,10 +148,8 @@ describe('sandbox inbound', () => {
     ])
   })
 
-  // normalize.ts flips the target's fromMe, assuming the key is from the reactor's point of view; Baileys'
-  // cleanMessage (process-message.js normaliseKey) already hands it over from ours. Flip this test to `test`
-  // when normalizeReaction is fixed.
-  test.failing('reaction targets keep fromMe from our point of view (needs the normalizeReaction fix)', async () => {
+  // Baileys' cleanMessage (process-message.js normaliseKey) hands reaction targets over from our point of view.
+  test('reaction targets keep fromMe from our point of view', async () => {
     const { inject, session, of } = await setup()
     const ours = await session.send({ jid: MARIA_JID }, { kind: 'text', body: 'nossa' })
     const theirs = await inject({ from: MARIA, body: 'dela' })
