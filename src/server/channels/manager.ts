@@ -148,7 +148,7 @@ export class ChannelManager {
     options?: SendOptions,
   ): Promise<MsgRef> {
     const session = this.sessions.get(connectionId)?.session
-    if (!session || session.status !== 'CONNECTED')
+    if (session?.status !== 'CONNECTED')
       throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not connected')
     return session.send(to, content, options)
   }
