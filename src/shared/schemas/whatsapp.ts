@@ -44,7 +44,10 @@ export const createConnectionBody = type({
 
 export const updateConnectionBody = type({ ...connectionFields, 'name?': text(2, 50) })
 
-export const startSessionBody = type({ '+': 'delete', 'phone?': type(/^\d{8,15}$/).describe('digits only, 8 to 15') })
+export const startSessionBody = type({
+  '+': 'delete',
+  'phone?': type(/^\d{8,15}$/).describe('digits only, 8 to 15'),
+})
 
 export type CreateConnectionInput = typeof createConnectionBody.infer
 export type UpdateConnectionInput = typeof updateConnectionBody.infer
