@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { AppError } from '../../shared/errors'
-import { isAdmin } from '../../shared/permissions'
+import { can, isAdmin, type Permission } from '../../shared/permissions'
 import { type PlanFlag, planAllows } from '../../shared/plans'
 import type { Actor, Ctx, Deps } from '../context'
 import { verifyAccessToken } from '../modules/auth/tokens'
@@ -50,6 +50,15 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!isAdmin(c.get('actor'))) throw new AppError('ERR_NO_PERMISSION', 'Only admins can do this')
   await next()
+}
+
+/** Gates a route on one of the spec's permissions (the list the web uses too). */
+export function requirePermission(permission: Permission): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!can(c.get('actor'), permission))
+      throw new AppError('ERR_NO_PERMISSION', `Missing permission ${permission}`)
+    await next()
+  }
 }
 
 export const requireSuper: MiddlewareHandler<AppEnv> = async (c, next) => {

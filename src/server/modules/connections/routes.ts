@@ -4,7 +4,7 @@ import {
   startSessionBody,
   updateConnectionBody,
 } from '../../../shared/schemas/whatsapp'
-import { ctxOf, requireAdmin, requireAuth } from '../../http/auth'
+import { ctxOf, requireAuth, requirePermission } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { jsonBody, parse, parseBody, pathId } from '../../http/validate'
 import {
@@ -24,20 +24,20 @@ export const connectionsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get('/', (c) => c.json(listConnections(ctxOf(c))))
   .get('/:id', (c) => c.json(getConnection(ctxOf(c), pathId(c))))
-  .post('/', requireAdmin, async (c) =>
+  .post('/', requirePermission('connections-page:addConnection'), async (c) =>
     c.json(await createConnection(ctxOf(c), await parseBody(c, createConnectionBody)), 201),
   )
-  .put('/:id', requireAdmin, async (c) =>
+  .put('/:id', requirePermission('connections-page:editOrDeleteConnection'), async (c) =>
     c.json(updateConnection(ctxOf(c), pathId(c), await parseBody(c, updateConnectionBody))),
   )
-  .delete('/:id', requireAdmin, async (c) => {
+  .delete('/:id', requirePermission('connections-page:editOrDeleteConnection'), async (c) => {
     await deleteConnection(ctxOf(c), pathId(c))
     return c.json({ message: 'Connection deleted' })
   })
 
 /** `/whatsappsession/{id}`: start, new QR code, disconnect. Results also arrive live. */
 export const sessionRoutes = new Hono<AppEnv>()
-  .use(requireAuth, requireAdmin)
+  .use(requireAuth, requirePermission('connections-page:actionButtons'))
   .post('/:id', async (c) => {
     const raw = c.req.header('content-type')?.includes('json') ? await jsonBody(c) : {}
     const { phone } = parse(startSessionBody, raw ?? {})
@@ -48,5 +48,5 @@ export const sessionRoutes = new Hono<AppEnv>()
 
 /** `/whatsapp-restart/`: restarts the company's sessions. */
 export const restartRoutes = new Hono<AppEnv>()
-  .use(requireAuth, requireAdmin)
+  .use(requireAuth, requirePermission('connections-page:actionButtons'))
   .post('/', async (c) => c.json(await restartCompanySessions(ctxOf(c))))
