@@ -2,8 +2,6 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import pkg from '../../package.json'
 import { ChannelManager } from './channels/manager'
-import { buildProviders } from './channels/providers'
-import { SandboxNetwork } from './channels/sandbox'
 import { type Clock, systemClock } from './clock'
 import type { Deps } from './context'
 import { openDatabase } from './db/client'
@@ -15,10 +13,10 @@ import { loadOrCreateSecrets } from './secrets'
 export const VERSION: string = pkg.version
 
 /** Opens the data folder (creating it), migrates the database and assembles the deps. */
-export function openDataDir(
+export async function openDataDir(
   dataDir: string,
   options: { sandbox?: boolean; clock?: Clock; log?: Logger; trustProxy?: boolean } = {},
-): Deps {
+): Promise<Deps> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   mkdirSync(join(dataDir, 'media'), { recursive: true })
   const { db, sqlite } = openDatabase(join(dataDir, 'balcao.db'))
@@ -26,7 +24,10 @@ export function openDataDir(
   const clock = options.clock ?? systemClock
   const hub = new Hub()
   const log = options.log ?? createLogger()
-  const sandboxNetwork = options.sandbox ? new SandboxNetwork({ clock, log }) : null
+  // The channel code (Baileys) loads only when needed: with --sandbox now, otherwise at the first session.
+  const sandboxNetwork = options.sandbox
+    ? new (await import('./channels/sandbox')).SandboxNetwork({ clock, log })
+    : null
   return {
     db,
     sqlite,
@@ -38,9 +39,10 @@ export function openDataDir(
     sandbox: options.sandbox ?? false,
     trustProxy: options.trustProxy ?? process.env.BALCAO_TRUST_PROXY === '1',
     sandboxNetwork,
-    channels: new ChannelManager(
-      { db, hub, clock, log },
-      buildProviders({ db, sqlite, clock, log }, sandboxNetwork),
+    channels: new ChannelManager({ db, hub, clock, log }, () =>
+      import('./channels/providers').then((m) =>
+        m.buildProviders({ db, sqlite, clock, log }, sandboxNetwork),
+      ),
     ),
     operatorToken: null,
   }

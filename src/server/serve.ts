@@ -15,7 +15,7 @@ export type ServeOptions = {
 }
 
 export async function serve(config: Config, options: ServeOptions = {}) {
-  const deps = openDataDir(config.dataDir, { sandbox: config.sandbox })
+  const deps = await openDataDir(config.dataDir, { sandbox: config.sandbox })
   const { log } = deps
   const first = await bootstrap(deps, { email: config.adminEmail, password: config.adminPassword })
   if (first.created) {

@@ -4,7 +4,9 @@ import type { Context } from 'hono'
 
 type Asset = {
   body: Uint8Array<ArrayBuffer>
-  gzip: Uint8Array<ArrayBuffer> | null
+  /** Compressed on first request, so start-up does not pay for files nobody asks for. */
+  gzip: Uint8Array<ArrayBuffer> | null | undefined
+  compressible: boolean
   etag: string
   type: string
   immutable: boolean
@@ -38,7 +40,7 @@ function walk(dir: string): string[] {
 }
 
 /**
- * The built UI, read once at start-up: each file with its gzip and ETag. Hashed file names are cached
+ * The built UI, read once at start-up: each file with its ETag (and its gzip once asked for). Hashed file names are cached
  * for a year; index.html is revalidated on every load, so a new version is picked up at once.
  */
 export class WebAssets {
@@ -52,7 +54,8 @@ export class WebAssets {
       const compressible = /^(text\/|application\/json|image\/svg)/.test(type) && body.length > 1024
       this.files.set(`/${relative(dir, path)}`, {
         body,
-        gzip: compressible ? (Bun.gzipSync(body) as Uint8Array<ArrayBuffer>) : null,
+        gzip: undefined,
+        compressible,
         etag: `"${Bun.hash(body).toString(36)}"`,
         type,
         immutable: /-[a-z0-9]{8}\.[a-z0-9]+$/.test(path),
@@ -79,7 +82,8 @@ export class WebAssets {
       vary: 'accept-encoding',
     }
     if (c.req.header('if-none-match') === asset.etag) return new Response(null, { status: 304, headers })
-    if (asset.gzip && /\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
+    if (asset.compressible && /\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
+      asset.gzip ??= Bun.gzipSync(asset.body) as Uint8Array<ArrayBuffer>
       return new Response(asset.gzip, { headers: { ...headers, 'content-encoding': 'gzip' } })
     }
     return new Response(asset.body, { headers })

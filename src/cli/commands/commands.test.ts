@@ -49,7 +49,7 @@ describe('balcao CLI', () => {
 
   test('user reset-password sets a new password and ends the user sessions; unknown e-mail exits 3', async () => {
     const data = mkdtempSync(join(tmpdir(), 'balcao-cli-'))
-    const deps = openDataDir(data, { log: silentLogger })
+    const deps = await openDataDir(data, { log: silentLogger })
     await bootstrap(deps, { email: 'root@example.test', password: 'first-pass' })
     const throttle = new LoginThrottle(deps.clock)
     const before = await login(deps, throttle, {

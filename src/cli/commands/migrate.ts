@@ -12,7 +12,7 @@ export function registerMigrate(program: Command) {
       try {
         const { dataDir } = loadConfig({ data: options.data })
         const { openDataDir } = await import('../../server/deps')
-        const deps = openDataDir(dataDir, { log: (await import('../../server/logger')).silentLogger })
+        const deps = await openDataDir(dataDir, { log: (await import('../../server/logger')).silentLogger })
         const applied =
           deps.sqlite.query<{ n: number }, []>('SELECT count(*) AS n FROM __drizzle_migrations').get()?.n ?? 0
         deps.sqlite.close()

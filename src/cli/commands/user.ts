@@ -36,7 +36,7 @@ export function registerUser(program: Command) {
         const { openDataDir } = await import('../../server/deps')
         const { silentLogger } = await import('../../server/logger')
         const { resetPassword } = await import('../../server/modules/users/service')
-        const deps = openDataDir(loadConfig({ data: options.data }).dataDir, { log: silentLogger })
+        const deps = await openDataDir(loadConfig({ data: options.data }).dataDir, { log: silentLogger })
         const result = await resetPassword(deps, email, password)
         deps.sqlite.close()
         await printResult(

@@ -33,6 +33,8 @@ export type ChannelSink = (
   event: ChannelEvent,
 ) => void | Promise<void>
 
+type ProviderMap = Partial<Record<WhatsappRow['provider'], ChannelProvider>>
+
 /** Statuses after which a restarted server brings the session back by itself. */
 const RESUMABLE: SessionStatus[] = ['CONNECTED', 'OPENING', 'PAIRING']
 
@@ -45,10 +47,22 @@ export class ChannelManager {
   private readonly sessions = new Map<number, { session: ChannelSession; unsubscribe: () => void }>()
   private readonly sinks = new Set<ChannelSink>()
 
+  private providers: Promise<ProviderMap> | undefined
+
+  /**
+   * `providers` may be a loader: the server loads Baileys (a few hundred ms and tens of MB) only once it is
+   * listening, when the first session starts.
+   */
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'hub' | 'clock' | 'log'>,
-    private readonly providers: Partial<Record<WhatsappRow['provider'], ChannelProvider>>,
+    private readonly loadProviders: ProviderMap | (() => Promise<ProviderMap>),
   ) {}
+
+  private async provider(name: WhatsappRow['provider']) {
+    this.providers ??=
+      typeof this.loadProviders === 'function' ? this.loadProviders() : Promise.resolve(this.loadProviders)
+    return (await this.providers)[name]
+  }
 
   /** Subscribe to every session's domain events. Returns the function that stops it. */
   onEvent(sink: ChannelSink) {
@@ -85,7 +99,7 @@ export class ChannelManager {
   }
 
   async start(row: WhatsappRow, options: { pairingPhone?: string } = {}) {
-    const provider = this.providers[row.provider]
+    const provider = await this.provider(row.provider)
     if (!provider)
       throw new AppError(
         'ERR_WAPP_NOT_INITIALIZED',

@@ -12,8 +12,12 @@ import { userDto } from '../users/service'
 import type { LoginThrottle } from './throttle'
 import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_MS, signAccessToken } from './tokens'
 
-/** Verifying against this when the e-mail is unknown keeps both answers equally slow. */
-const unknownUserHash = Bun.password.hash(crypto.randomUUID(), { algorithm: 'argon2id' })
+/** Verifying against this when the e-mail is unknown keeps both answers equally slow (made on first need). */
+let unknownUserHash: Promise<string> | undefined
+const dummyHash = () => {
+  unknownUserHash ??= Bun.password.hash(crypto.randomUUID(), { algorithm: 'argon2id' })
+  return unknownUserHash
+}
 
 export type Issued = LoginResponse & { refreshToken: string; sessionId: string }
 
@@ -73,7 +77,7 @@ export async function login(
     })
   }
   const user = deps.db.select().from(users).where(eq(users.email, input.email)).get()
-  const valid = await Bun.password.verify(input.password, user?.passwordHash ?? (await unknownUserHash))
+  const valid = await Bun.password.verify(input.password, user?.passwordHash ?? (await dummyHash()))
   if (!user || !valid) {
     throttle.fail(input.address, input.email)
     throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password')
