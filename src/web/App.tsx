@@ -2,6 +2,7 @@ import { Navigate, Route, Routes } from 'react-router-dom'
 import { AppShell } from './components/layout/AppShell'
 import { PublicOnly, RequireAuth, RequirePermission } from './components/RouteGuards'
 import { Toaster } from './components/ui/Toast'
+import { ConnectionsPage } from './pages/connections/ConnectionsPage'
 import { ForgetPasswordPage } from './pages/forgetpsw/ForgetPasswordPage'
 import { LoginPage } from './pages/login/LoginPage'
 import { QueuesPage } from './pages/queues/QueuesPage'
@@ -25,6 +26,14 @@ export function AppRoutes() {
           {/* The dashboard is not built yet: / leads to the tickets. */}
           <Route index element={<Navigate to="/tickets" replace />} />
           <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
+          <Route
+            path="/connections"
+            element={
+              <RequirePermission permission="connections-page:actionButtons">
+                <ConnectionsPage />
+              </RequirePermission>
+            }
+          />
           <Route
             path="/users"
             element={

@@ -82,6 +82,46 @@ for (const theme of ['light', 'dark'] as const) {
     await page.waitForTimeout(300)
     await shot('queues-dialog')
     await page.keyboard.press('Escape')
+    await page.goto(`${base}/connections`)
+    await page.waitForSelector('table, ul[aria-label]')
+    await page.waitForTimeout(400)
+    await shot('connections')
+    // The QR dialog: a connection waiting for its scan, or a fresh QR code for a connected one.
+    const qrButton = page.getByRole('button', { name: /^QR CODE:/ }).first()
+    if ((await qrButton.count()) > 0) await qrButton.click()
+    else {
+      const disconnect = page.getByRole('button', { name: /^Desconectar:/ }).first()
+      if ((await disconnect.count()) > 0) {
+        await disconnect.click()
+        await page.getByRole('alertdialog').getByRole('button', { name: 'Desconectar' }).click()
+        await page.waitForTimeout(500)
+      }
+      await page
+        .getByRole('button', { name: /^Novo QR CODE:/ })
+        .first()
+        .click()
+    }
+    await page.getByTestId('qrcode').waitFor({ timeout: 10_000 })
+    await page.waitForTimeout(300)
+    await shot('connections-qr')
+    await page.keyboard.press('Escape')
+    // Let the session toasts go (3 s) so they do not cover the dialog.
+    await page.waitForTimeout(3200)
+    await page
+      .getByRole('button', { name: /^Editar:/ })
+      .first()
+      .click()
+    await page.waitForSelector('[role=dialog] [role=tab]')
+    await page.waitForTimeout(300)
+    await shot('connections-dialog')
+    await page.getByRole('tab', { name: 'Filas e bot' }).click()
+    await page.waitForTimeout(200)
+    await shot('connections-dialog-queues')
+    await page.getByRole('tab', { name: 'Integração' }).click()
+    await page.waitForTimeout(200)
+    await shot('connections-dialog-integration')
+    await page.keyboard.press('Escape')
+    await page.waitForTimeout(300)
     await page.goto(`${base}/settings`)
     await page.waitForTimeout(500)
     await shot('settings')

@@ -3,10 +3,12 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Outlet } from 'react-router-dom'
 import type { SessionUser, SettingItem, UserDto } from '../../../shared/api'
+import { can } from '../../../shared/permissions'
 import { getToken, refreshToken } from '../../api/client'
 import { onReconnect, startLive, stopLive, subscribe } from '../../api/live'
 import { decodeJwtPayload } from '../../lib/jwt'
 import { useIsPhone } from '../../lib/useMediaQuery'
+import { retainConnectionsFeed } from '../../pages/connections/store'
 import { UserDialog } from '../../pages/users/UserDialog'
 import { currentUser, patchCurrentUser, setSession } from '../../state/session'
 import { setSettings, upsertSetting } from '../../state/settings'
@@ -73,6 +75,14 @@ export function AppShell() {
   }, [userId])
 
   useSessionLive(user?.companyId, user?.id)
+
+  // Admins: the connections list, loaded once and kept live, drives the '!' badge on the Conexões item.
+  const companyId = user?.companyId
+  const watchConnections = can(user, 'connections-page:actionButtons')
+  useEffect(() => {
+    if (!companyId || !watchConnections) return
+    return retainConnectionsFeed(companyId)
+  }, [companyId, watchConnections])
 
   if (!user) return null
 

@@ -4,6 +4,7 @@ import { X } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { NavLink } from 'react-router-dom'
 import { cn } from '../../lib/cn'
+import { useConnectionsBadge } from '../../pages/connections/badge'
 import { currentUser } from '../../state/session'
 import { Logo } from './Logo'
 import { type MenuItemDef, visibleMenuItems } from './menu'
@@ -14,18 +15,20 @@ function NavItems({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: 
   useSignals()
   const { t } = useTranslation()
   const items = visibleMenuItems(currentUser.value)
+  const connectionsBadge = useConnectionsBadge()
   const main = items.filter((i) => i.section === 'main')
   const admin = items.filter((i) => i.section === 'admin')
   const link = (item: MenuItemDef) => {
     const label = t(item.labelKey)
     const Icon = item.icon
+    const badge = item.badge === 'connections' && connectionsBadge ? t('connections.badge') : null
     return (
       <li key={item.to}>
         <NavLink
           to={item.to}
           onClick={onNavigate}
-          title={collapsed ? label : undefined}
-          aria-label={collapsed ? label : undefined}
+          title={collapsed ? (badge ? `${label} (${badge})` : label) : (badge ?? undefined)}
+          aria-label={collapsed || badge ? (badge ? `${label} (${badge})` : label) : undefined}
           className={({ isActive }) =>
             cn(
               'group relative flex h-10 items-center gap-3 rounded-lg px-3 font-medium text-sm transition-colors duration-150 max-sm:h-11',
@@ -41,6 +44,22 @@ function NavItems({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: 
               )}
               <Icon className="size-[18px] shrink-0" aria-hidden />
               {!collapsed && <span className="truncate">{label}</span>}
+              {badge &&
+                (collapsed ? (
+                  <span
+                    aria-hidden
+                    data-testid="menu-badge"
+                    className="absolute top-1.5 right-2.5 size-2.5 rounded-full bg-danger-solid ring-2 ring-surface"
+                  />
+                ) : (
+                  <span
+                    aria-hidden
+                    data-testid="menu-badge"
+                    className="ml-auto inline-flex size-5 shrink-0 items-center justify-center rounded-full bg-danger-solid font-bold text-[11px] text-white"
+                  >
+                    !
+                  </span>
+                ))}
             </>
           )}
         </NavLink>

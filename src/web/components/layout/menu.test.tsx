@@ -33,6 +33,7 @@ describe('menu items', () => {
     expect(visibleMenuItems(makeUser({ profile: 'user' })).map((i) => i.to)).toEqual(['/tickets'])
     expect(visibleMenuItems(makeUser({ profile: 'admin' })).map((i) => i.to)).toEqual([
       '/tickets',
+      '/connections',
       '/queues',
       '/users',
       '/settings',

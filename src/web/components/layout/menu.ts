@@ -1,4 +1,4 @@
-import { Inbox, type LucideIcon, Settings, Users, Workflow } from 'lucide-react'
+import { Inbox, type LucideIcon, Settings, Smartphone, Users, Workflow } from 'lucide-react'
 import type { SessionUser } from '../../../shared/api'
 import { can, type Permission } from '../../../shared/permissions'
 import { type PlanFlag, planAllows } from '../../../shared/plans'
@@ -13,11 +13,21 @@ export type MenuItemDef = {
   planFlag?: PlanFlag
   superOnly?: boolean
   section: 'main' | 'admin'
+  /** A live badge next to the label ('connections': the '!' when a connection is not connected). */
+  badge?: 'connections'
 }
 
 /** Only pages that exist today are listed; the rest of the spec's menu arrives with their pages. */
 export const MENU_ITEMS: MenuItemDef[] = [
   { to: '/tickets', labelKey: 'menu.tickets', icon: Inbox, section: 'main' },
+  {
+    to: '/connections',
+    labelKey: 'menu.connections',
+    icon: Smartphone,
+    permission: 'connections-page:actionButtons',
+    section: 'admin',
+    badge: 'connections',
+  },
   {
     to: '/queues',
     labelKey: 'menu.queues',

@@ -1,0 +1,343 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { Pencil, Plus, RotateCw, Smartphone, Star, Trash2 } from 'lucide-react'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { WhatsappDto } from '../../../shared/api'
+import { can } from '../../../shared/permissions'
+import { ApiError, api } from '../../api/client'
+import { toastError } from '../../api/errors'
+import { Card, Page } from '../../components/layout/Page'
+import { Badge } from '../../components/ui/Badge'
+import { Button, IconButton } from '../../components/ui/Button'
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { EmptyState } from '../../components/ui/EmptyState'
+import { type Column, DataTable } from '../../components/ui/Table'
+import { currentUser } from '../../state/session'
+import { dismissToast, toast } from '../../state/toast'
+import { ConnectionDialog } from './ConnectionDialog'
+import { formatNumber, formatUpdatedAt } from './format'
+import { QrCodeDialog, requestNewQr } from './QrCodeDialog'
+import { SessionActions, StatusPill } from './SessionActions'
+import {
+  connections,
+  connectionsError,
+  connectionsLoading,
+  loadConnections,
+  removeConnection,
+  retainConnectionsFeed,
+  upsertConnection,
+} from './store'
+
+/**
+ * Whether this server runs the simulated network. There is no flag endpoint: the sandbox's own routes exist
+ * only with --sandbox, so `/sandbox/connections/0/outbound` answers 400 (a bad id) there and 404 elsewhere.
+ */
+async function probeSandbox(): Promise<boolean> {
+  try {
+    await api.get('/sandbox/connections/0/outbound')
+    return true
+  } catch (err) {
+    return err instanceof ApiError && err.status === 400
+  }
+}
+
+export function ConnectionsPage() {
+  useSignals()
+  const { t } = useTranslation()
+  const user = currentUser.value
+  const companyId = user?.companyId
+  const list = connections.value
+  const rows = list ?? []
+  const loading = list == null && connectionsLoading.value
+  const error = connectionsError.value
+  const canSession = can(user, 'connections-page:actionButtons')
+  const canAdd = can(user, 'connections-page:addConnection')
+  const canEdit = can(user, 'connections-page:editOrDeleteConnection')
+
+  const [editing, setEditing] = useState<{ id?: number } | null>(null)
+  const [qrFor, setQrFor] = useState<number | null>(null)
+  const [deleting, setDeleting] = useState<WhatsappDto | null>(null)
+  const [disconnecting, setDisconnecting] = useState<WhatsappDto | null>(null)
+  const [busy, setBusy] = useState<{ id: number; action: string } | null>(null)
+  const [restarting, setRestarting] = useState(false)
+  const [sandbox, setSandbox] = useState(false)
+
+  useEffect(() => {
+    if (!companyId) return
+    const release = retainConnectionsFeed(companyId)
+    void loadConnections()
+    return release
+  }, [companyId])
+
+  const empty = list != null && list.length === 0
+  useEffect(() => {
+    if (empty) void probeSandbox().then(setSandbox)
+  }, [empty])
+
+  const run = async (c: WhatsappDto, action: string, call: () => Promise<unknown>) => {
+    setBusy({ id: c.id, action })
+    try {
+      await call()
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const retry = (c: WhatsappDto) =>
+    run(c, 'retry', async () => {
+      try {
+        upsertConnection(await api.post<WhatsappDto>(`/whatsappsession/${c.id}`))
+      } catch (err) {
+        toastError(err)
+      }
+    })
+
+  const newQr = (c: WhatsappDto) =>
+    run(c, 'newQr', async () => {
+      if (await requestNewQr(c.id, t)) setQrFor(c.id)
+    })
+
+  const warning = useRef<number | null>(null)
+  const askDisconnect = (c: WhatsappDto) => {
+    warning.current = toast.warning(t('connections.toasts.disconnectWarning'))
+    setDisconnecting(c)
+  }
+  const closeDisconnect = () => {
+    if (warning.current != null) dismissToast(warning.current)
+    warning.current = null
+    setDisconnecting(null)
+  }
+
+  const confirmDisconnect = async () => {
+    if (!disconnecting) return
+    try {
+      upsertConnection(await api.delete<WhatsappDto>(`/whatsappsession/${disconnecting.id}`))
+    } catch (err) {
+      toastError(err)
+      throw err
+    }
+  }
+
+  const confirmDelete = async () => {
+    if (!deleting) return
+    try {
+      await api.delete(`/whatsapp/${deleting.id}`)
+      removeConnection(deleting.id)
+      toast.success(t('connections.toasts.deleted'))
+    } catch (err) {
+      toastError(err)
+      throw err
+    }
+  }
+
+  const restart = async () => {
+    setRestarting(true)
+    toast.warning(t('connections.toasts.restarting'))
+    try {
+      await api.post('/whatsapp-restart/')
+    } catch (err) {
+      toastError(err)
+    } finally {
+      setRestarting(false)
+    }
+  }
+
+  const onSaved = useCallback((saved: WhatsappDto, created: boolean) => {
+    upsertConnection(saved)
+    // A new connection starts at once: show its QR code.
+    if (created && saved.status !== 'CONNECTED') setQrFor(saved.id)
+  }, [])
+  const closeQr = useCallback(() => setQrFor(null), [])
+
+  const sandboxChip = (c: WhatsappDto) =>
+    c.provider === 'sandbox' ? <Badge tone="brand">{t('connections.sandbox')}</Badge> : null
+  const number = (c: WhatsappDto) =>
+    c.status === 'CONNECTED' && c.number ? <span className="tnum">{formatNumber(c.number)}</span> : null
+
+  const nameCell = (c: WhatsappDto) => (
+    <div className="min-w-0">
+      <div className="truncate font-medium text-fg" title={c.name}>
+        {c.name}
+      </div>
+      {(c.provider === 'sandbox' || number(c)) && (
+        <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-muted text-xs">
+          {sandboxChip(c)}
+          {number(c)}
+        </div>
+      )}
+    </div>
+  )
+
+  const defaultFlag = (c: WhatsappDto) =>
+    c.isDefault ? (
+      <span className="inline-flex items-center text-warning" title={t('connections.default')}>
+        <Star className="size-[18px] fill-current" aria-hidden />
+        <span className="sr-only">{t('connections.default')}</span>
+      </span>
+    ) : null
+
+  const session = (c: WhatsappDto) =>
+    canSession ? (
+      <SessionActions
+        connection={c}
+        busy={busy?.id === c.id ? busy.action : null}
+        onShowQr={(x) => setQrFor(x.id)}
+        onRetry={retry}
+        onNewQr={newQr}
+        onDisconnect={askDisconnect}
+      />
+    ) : null
+
+  const actions = (c: WhatsappDto) =>
+    canEdit ? (
+      <div className="flex justify-end gap-0.5">
+        <IconButton
+          size="sm"
+          label={`${t('common.edit')}: ${c.name}`}
+          icon={<Pencil className="size-4" />}
+          onClick={() => setEditing({ id: c.id })}
+        />
+        <IconButton
+          size="sm"
+          variant="danger-ghost"
+          label={`${t('common.delete')}: ${c.name}`}
+          icon={<Trash2 className="size-4" />}
+          onClick={() => setDeleting(c)}
+        />
+      </div>
+    ) : null
+
+  const columns: Column<WhatsappDto>[] = [
+    { key: 'name', header: t('connections.name'), cell: nameCell, width: '25%' },
+    {
+      key: 'status',
+      header: t('connections.status'),
+      cell: (c) => (
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+          <StatusPill status={c.status} />
+          {session(c)}
+        </div>
+      ),
+    },
+    {
+      key: 'updated',
+      header: <span className="whitespace-nowrap">{t('connections.lastUpdate')}</span>,
+      cell: (c) => <span className="whitespace-nowrap text-muted tnum">{formatUpdatedAt(c.updatedAt)}</span>,
+      width: '150px',
+    },
+    { key: 'default', header: t('connections.default'), cell: defaultFlag, width: '76px', align: 'center' },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('common.actions')}</span>,
+      cell: actions,
+      align: 'right',
+      width: '88px',
+    },
+  ]
+
+  const mobileCard = (c: WhatsappDto) => (
+    <div className="flex flex-col gap-2.5">
+      <div className="flex items-start gap-2">
+        <div className="min-w-0 flex-1">
+          <div className="flex items-center gap-2">
+            <span className="truncate font-medium text-fg">{c.name}</span>
+            {defaultFlag(c)}
+          </div>
+          <div className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1.5 text-muted text-xs">
+            <StatusPill status={c.status} />
+            {sandboxChip(c)}
+            {number(c)}
+            <span className="tnum">{formatUpdatedAt(c.updatedAt)}</span>
+          </div>
+        </div>
+        {actions(c)}
+      </div>
+      {session(c)}
+    </div>
+  )
+
+  return (
+    <Page
+      title={t('connections.title')}
+      subtitle={list ? t('connections.count', { count: rows.length }) : undefined}
+      actions={
+        <>
+          {canSession && (
+            <>
+              <Button
+                variant="secondary"
+                icon={<RotateCw className="size-4" />}
+                onClick={restart}
+                loading={restarting}
+                className="max-sm:hidden"
+              >
+                {t('connections.restart')}
+              </Button>
+              {/* Phones: the same action as an icon, so 'Adicionar WhatsApp' fits beside it. */}
+              <IconButton
+                variant="secondary"
+                label={t('connections.restart')}
+                icon={<RotateCw className="size-4" />}
+                onClick={restart}
+                disabled={restarting}
+                className="sm:hidden"
+              />
+            </>
+          )}
+          {canAdd && (
+            <Button icon={<Plus className="size-4" />} onClick={() => setEditing({})}>
+              {t('connections.add')}
+            </Button>
+          )}
+        </>
+      }
+    >
+      <Card className="flex-1">
+        <DataTable
+          label={t('connections.title')}
+          rows={rows}
+          rowKey={(c) => c.id}
+          columns={columns}
+          loading={loading}
+          error={error}
+          onRetry={() => void loadConnections()}
+          mobileCard={mobileCard}
+          empty={
+            <EmptyState
+              icon={<Smartphone />}
+              title={t('connections.emptyTitle')}
+              action={
+                canAdd && (
+                  <Button icon={<Plus className="size-4" />} onClick={() => setEditing({})}>
+                    {t('connections.add')}
+                  </Button>
+                )
+              }
+            >
+              <p>{t('connections.emptyText')}</p>
+              {sandbox && <p className="mt-2">{t('connections.emptySandbox')}</p>}
+            </EmptyState>
+          }
+        />
+      </Card>
+      {editing && (
+        <ConnectionDialog open connectionId={editing.id} onClose={() => setEditing(null)} onSaved={onSaved} />
+      )}
+      {qrFor != null && <QrCodeDialog open connectionId={qrFor} onClose={closeQr} />}
+      <ConfirmDialog
+        open={!!deleting}
+        onClose={() => setDeleting(null)}
+        onConfirm={confirmDelete}
+        message={deleting ? t('connections.deleteText', { name: deleting.name }) : undefined}
+      />
+      <ConfirmDialog
+        open={!!disconnecting}
+        onClose={closeDisconnect}
+        onConfirm={confirmDisconnect}
+        title={t('connections.disconnect.title')}
+        message={t('connections.disconnect.text')}
+        confirmLabel={t('connections.disconnect.confirm')}
+      />
+    </Page>
+  )
+}

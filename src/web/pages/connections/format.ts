@@ -1,0 +1,44 @@
+const pad = (n: number) => String(n).padStart(2, '0')
+
+/** The spec's times: HH:mm today, else dd/MM/yyyy HH:mm. */
+export function formatUpdatedAt(iso: string | null | undefined, now: Date = new Date()): string {
+  if (!iso) return ''
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return ''
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`
+  const today =
+    d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate()
+  return today ? time : `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${time}`
+}
+
+/** Remaining time as mm:ss (never negative). */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000))
+  return `${pad(Math.floor(total / 60))}:${pad(total % 60)}`
+}
+
+/** 'ABCD1234' -> 'ABCD 1234' (WhatsApp shows the pairing code in two groups of four). */
+export function spacedCode(code: string | null | undefined): string {
+  const c = (code ?? '').replace(/[\s-]/g, '').toUpperCase()
+  return c.length === 8 ? `${c.slice(0, 4)} ${c.slice(4)}` : c
+}
+
+/** Digits of a phone number ('+55 (11) 99999-0001' -> '5511999990001'). */
+export function digitsOnly(value: string): string {
+  return value.replace(/\D/g, '')
+}
+
+/** A stored number shown as '+5511999990001'. */
+export function formatNumber(number: string | null | undefined): string {
+  if (!number) return ''
+  const d = digitsOnly(number.split(/[:@]/)[0] ?? '')
+  return d ? `+${d}` : number
+}
+
+/** A random API token: 32 url-safe characters. */
+export function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24))
+  let bin = ''
+  for (const b of bytes) bin += String.fromCharCode(b)
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}

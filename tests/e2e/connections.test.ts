@@ -1,0 +1,173 @@
+/**
+ * Browser test of the Conexões screen against the BUILT executable with the simulated WhatsApp network
+ * (`dist/balcao serve --sandbox`): create a sandbox connection, watch its QR code pair by itself, see it
+ * connected live, then disconnect it. Build first (`npx bun scripts/build.ts`), then
+ * `cd tests/e2e && npx bun test connections.test.ts`. Screenshots land in tests/e2e/artifacts/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { type BrowserContext, chromium, type Page } from 'playwright-core'
+
+const ROOT = resolve(import.meta.dir, '../..')
+const BINARY = join(ROOT, 'dist/balcao')
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const ARTIFACTS = join(import.meta.dir, 'artifacts')
+const ADMIN = { email: 'admin@balcao.local', password: 'admin12345' }
+const NAME = 'Loja Sandbox'
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer()
+    srv.once('error', fail)
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      srv.close(() => ok(port))
+    })
+  })
+}
+
+let server: ReturnType<typeof Bun.spawn> | null = null
+let context: BrowserContext | null = null
+let page: Page
+let base = ''
+const temps: string[] = []
+
+async function waitHealthy(url: string, ms = 20_000) {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`${url}/api/health`)
+      if (res.ok) return
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(100)
+  }
+  throw new Error(`server at ${url} did not become healthy`)
+}
+
+const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `connections-${name}.png`) })
+const row = () => page.getByRole('row').filter({ hasText: NAME })
+
+beforeAll(async () => {
+  if (!existsSync(BINARY)) throw new Error('dist/balcao is missing: run `npx bun scripts/build.ts` first')
+  mkdirSync(ARTIFACTS, { recursive: true })
+  const data = mkdtempSync(join(tmpdir(), 'balcao-e2e-conn-data-'))
+  const profile = mkdtempSync(join(tmpdir(), 'balcao-e2e-conn-chromium-'))
+  temps.push(data, profile)
+  const port = await freePort()
+  base = `http://127.0.0.1:${port}`
+  server = Bun.spawn(
+    [BINARY, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--sandbox'],
+    {
+      cwd: data,
+      env: { ...process.env, BALCAO_ADMIN_EMAIL: ADMIN.email, BALCAO_ADMIN_PASSWORD: ADMIN.password },
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  )
+  await waitHealthy(base)
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+    viewport: { width: 1280, height: 800 },
+    colorScheme: 'light',
+    locale: 'pt-BR',
+  })
+  page = context.pages()[0] ?? (await context.newPage())
+}, 60_000)
+
+afterAll(async () => {
+  await context?.close().catch(() => {})
+  if (server) {
+    process.kill(server.pid, 'SIGTERM')
+    await server.exited
+  }
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('Conexões in a browser (sandbox)', () => {
+  test('sign in and open Conexões from the side menu', async () => {
+    await page.goto(`${base}/login`)
+    await page.getByLabel('E-mail').fill(ADMIN.email)
+    await page.getByLabel('Senha', { exact: true }).fill(ADMIN.password)
+    await page.getByRole('button', { name: 'Entrar' }).click()
+    await page.waitForURL('**/tickets')
+    await page
+      .getByRole('navigation', { name: 'Navegação principal' })
+      .getByRole('link', { name: /Conexões/ })
+      .click()
+    await page.waitForURL('**/connections')
+    await page.getByRole('heading', { name: 'Conexões' }).waitFor()
+    await page.getByText('Nenhuma conexão ainda').waitFor()
+    // This server runs the sandbox: the empty state says a sandbox connection pairs by itself.
+    await page.getByText(/Este servidor tem o sandbox/).waitFor()
+    await shot('empty')
+  })
+
+  test('create a sandbox connection: its QR code shows, then it pairs by itself', async () => {
+    await page.getByRole('button', { name: 'Adicionar WhatsApp' }).first().click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('heading', { name: 'Adicionar WhatsApp' }).waitFor()
+    await dialog.getByLabel(/^Nome/).fill(NAME)
+    await dialog.getByLabel('Tipo de conexão').click()
+    await page.getByRole('option', { name: 'Sandbox (simulado)' }).click()
+    await dialog.getByRole('button', { name: 'Salvar' }).click()
+    await page.getByText('Conexão salva com sucesso!').waitFor()
+
+    const qrDialog = page.getByRole('dialog').filter({ hasText: 'Conectar o WhatsApp' })
+    await qrDialog.getByRole('img', { name: `QR Code da conexão ${NAME}` }).waitFor({ timeout: 10_000 })
+    expect(await qrDialog.getByTestId('qr-countdown').textContent()).toMatch(/Expira em \d\d:\d\d/)
+    expect(await qrDialog.getByText('Dispositivos conectados').count()).toBeGreaterThan(0)
+    await shot('qr-dialog')
+
+    // The sandbox pairs about 5 s later: the dialog closes with the spec's toast.
+    await page.getByText('WhatsApp conectado com sucesso!').waitFor({ timeout: 15_000 })
+    await qrDialog.waitFor({ state: 'detached' })
+    await row().getByTestId('status-pill').filter({ hasText: 'Conectado' }).waitFor()
+    expect(await row().getByText('Sandbox', { exact: true }).count()).toBe(1)
+    expect(
+      await row()
+        .getByRole('button', { name: `Desconectar: ${NAME}` })
+        .count(),
+    ).toBe(1)
+    await page.waitForTimeout(400)
+    await shot('connected')
+  }, 40_000)
+
+  test('disconnect asks first, then the row turns DISCONNECTED live', async () => {
+    await row()
+      .getByRole('button', { name: `Desconectar: ${NAME}` })
+      .click()
+    await page.getByText('Você está prestes a desconectar o WhatsApp.').waitFor()
+    const confirm = page.getByRole('alertdialog')
+    await confirm.getByRole('button', { name: 'Desconectar' }).click()
+    await row().getByTestId('status-pill').filter({ hasText: 'Desconectado' }).waitFor({ timeout: 10_000 })
+    expect(
+      await row()
+        .getByRole('button', { name: `Novo QR CODE: ${NAME}` })
+        .count(),
+    ).toBe(1)
+    expect(
+      await row()
+        .getByRole('button', { name: `Tentar novamente: ${NAME}` })
+        .count(),
+    ).toBe(1)
+    // A connection that is not connected raises the '!' on the menu item, 2 s later.
+    await page.getByTestId('menu-badge').waitFor({ timeout: 5000 })
+    await shot('disconnected')
+  }, 30_000)
+})
