@@ -38,6 +38,7 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
         status: 'ok',
         version: deps.version,
         uptimeMs: Date.now() - startedAt,
+        sandbox: !!deps.sandboxNetwork,
       } satisfies HealthResponse),
     )
     .get('/ws', async (c) => {

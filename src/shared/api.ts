@@ -96,7 +96,8 @@ export type Paged<K extends string, T> = { [key in K]: T[] } & { count: number; 
 /** Frames on the live socket at /api/ws: every frame is `{ event, data }`. */
 export type LiveFrame<T = unknown> = { event: string; data: T }
 
-export type HealthResponse = { status: 'ok'; version: string; uptimeMs: number }
+/** `sandbox`: the server runs the simulated WhatsApp network (`--sandbox`). */
+export type HealthResponse = { status: 'ok'; version: string; uptimeMs: number; sandbox: boolean }
 
 export type ConnectionStatus = 'qrcode' | 'OPENING' | 'PAIRING' | 'CONNECTED' | 'DISCONNECTED' | 'TIMEOUT'
 

@@ -17,10 +17,12 @@ describe('sandbox API (--sandbox)', () => {
     ).toBe(404)
     expect((await admin.get(`/sandbox/connections/${connection.id}/outbound`)).status).toBe(404)
     expect((await admin.post('/whatsapp', { name: 'Sandbox', provider: 'sandbox' })).status).toBe(400)
+    expect((await h.call('GET', '/health')).body.sandbox).toBe(false)
   })
 
   test('a sandbox connection shows a QR code, pairs by itself after a few seconds and goes CONNECTED, live', async () => {
     const h = await createHarness({ sandbox: true })
+    expect((await h.call('GET', '/health')).body.sandbox).toBe(true)
     const admin = await h.as(h.a.admin)
     const events = h.recordEvents()
     const created = await admin.post('/whatsapp', { name: 'Demo', provider: 'sandbox' })

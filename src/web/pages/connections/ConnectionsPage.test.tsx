@@ -144,10 +144,7 @@ describe('ConnectionsPage', () => {
     const calls = mockFetch({
       'GET /api/whatsapp': () =>
         fail ? { status: 500, body: { error: 'ERR_INTERNAL', message: 'x' } } : { body: [] },
-      'GET /api/sandbox/connections/0/outbound': () => ({
-        status: 400,
-        body: { error: 'ERR_VALIDATION', message: 'id' },
-      }),
+      'GET /api/health': () => ({ body: { status: 'ok', version: '0.1.0', uptimeMs: 1, sandbox: true } }),
       'POST /api/whatsapp-restart/': () => ({ body: { restarted: 0 } }),
     })
     renderAt('/connections')

@@ -2,7 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { Pencil, Plus, RotateCw, Smartphone, Star, Trash2 } from 'lucide-react'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { WhatsappDto } from '../../../shared/api'
+import type { HealthResponse, WhatsappDto } from '../../../shared/api'
 import { can } from '../../../shared/permissions'
 import { ApiError, api } from '../../api/client'
 import { toastError } from '../../api/errors'
@@ -28,16 +28,12 @@ import {
   upsertConnection,
 } from './store'
 
-/**
- * Whether this server runs the simulated network. There is no flag endpoint: the sandbox's own routes exist
- * only with --sandbox, so `/sandbox/connections/0/outbound` answers 400 (a bad id) there and 404 elsewhere.
- */
+/** Whether this server runs the simulated network (`balcao serve --sandbox`), as /api/health says. */
 async function probeSandbox(): Promise<boolean> {
   try {
-    await api.get('/sandbox/connections/0/outbound')
-    return true
-  } catch (err) {
-    return err instanceof ApiError && err.status === 400
+    return (await api.get<HealthResponse>('/health')).sandbox
+  } catch {
+    return false
   }
 }
 
