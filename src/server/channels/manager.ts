@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm'
+import type { SessionUpdate } from '../../shared/api'
 import { AppError } from '../../shared/errors'
 import type { Deps } from '../context'
 import { type WhatsappRow, whatsapps } from '../db/schema'
@@ -13,19 +14,6 @@ import type {
   SendOptions,
   SessionStatus,
 } from './types'
-
-/** What the live `whatsappSession` event carries about a session. */
-export type SessionSnapshot = {
-  id: number
-  name: string
-  status: SessionStatus
-  qrcode: string
-  pairingCode: string | null
-  expirationTime: number | null
-  retries: number
-  number: string | null
-  updatedAt: string
-}
 
 /** Where the domain events of every session go: the inbox consumes messages, acks, edits, deletes, reactions. */
 export type ChannelSink = (
@@ -232,7 +220,8 @@ export class ChannelManager {
   }
 }
 
-export function snapshot(row: WhatsappRow): SessionSnapshot {
+/** What the live `whatsappSession` event carries about a session. */
+export function snapshot(row: WhatsappRow): SessionUpdate {
   return {
     id: row.id,
     name: row.name,
