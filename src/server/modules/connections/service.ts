@@ -7,7 +7,7 @@ import { isoTime } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
 import type { DB } from '../../db/client'
-import { companies, plans, queues, type WhatsappRow, whatsappQueues, whatsapps } from '../../db/schema'
+import { companies, plans, queues, users, type WhatsappRow, whatsappQueues, whatsapps } from '../../db/schema'
 import { fieldError } from '../../http/validate'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
@@ -249,6 +249,8 @@ export async function deleteConnection(ctx: Ctx, connectionId: number) {
   transact(ctx, (tx, events) => {
     const row = getConnectionRowInCompany(tx, companyId, connectionId)
     tx.delete(whatsapps).where(eq(whatsapps.id, connectionId)).run()
+    // Users who had it as their default connection go back to none.
+    tx.update(users).set({ whatsappId: null }).where(eq(users.whatsappId, connectionId)).run()
     if (row.isDefault) {
       const heir = tx
         .select()

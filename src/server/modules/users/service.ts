@@ -6,7 +6,16 @@ import type { CreateUserInput, UpdateUserInput } from '../../../shared/schemas/u
 import type { Ctx, Deps } from '../../context'
 import { transact } from '../../context'
 import type { DB } from '../../db/client'
-import { companies, plans, queues, type UserRow, userQueues, userSessions, users } from '../../db/schema'
+import {
+  companies,
+  plans,
+  queues,
+  type UserRow,
+  userQueues,
+  userSessions,
+  users,
+  whatsapps,
+} from '../../db/schema'
 import { contains } from '../../db/search'
 import { fieldError } from '../../http/validate'
 import type { EventBuffer } from '../../realtime/hub'
@@ -134,9 +143,15 @@ function assertWithinUserLimit(db: DB, companyId: number) {
   }
 }
 
-/** The default connection must be one of the company's; connections arrive with their own area. */
-function assertConnection(whatsappId: number | null | undefined) {
-  if (whatsappId != null) throw fieldError('whatsappId', 'Unknown connection')
+/** The default connection must be one of the company's own. */
+function assertConnection(db: DB, companyId: number, whatsappId: number | null | undefined) {
+  if (whatsappId == null) return
+  const found = db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(and(eq(whatsapps.id, whatsappId), eq(whatsapps.companyId, companyId)))
+    .get()
+  if (!found) throw fieldError('whatsappId', 'Unknown connection')
 }
 
 function setUserQueues(tx: DB, userId: number, queueIds: number[]) {
@@ -170,7 +185,7 @@ export function insertUser(
 }
 
 export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<UserDto> {
-  assertConnection(input.whatsappId)
+  assertConnection(ctx.db, ctx.actor.companyId, input.whatsappId)
   const passwordHash = await hashPassword(input.password)
   const { password: _password, ...fields } = input
   return transact(ctx, (tx, events) => {
@@ -200,7 +215,7 @@ export async function updateUser(ctx: Ctx, userId: number, input: UpdateUserInpu
       if (!unchanged) throw new AppError('ERR_NO_PERMISSION', `Only admins can change ${key}`, { field: key })
     }
   }
-  if (input.whatsappId !== undefined) assertConnection(input.whatsappId)
+  if (input.whatsappId !== undefined) assertConnection(ctx.db, ctx.actor.companyId, input.whatsappId)
   const passwordHash = input.password ? await hashPassword(input.password) : undefined
   const { password: _password, queueIds, ...fields } = input
   return transact(ctx, (tx, events) => {

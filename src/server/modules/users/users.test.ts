@@ -216,3 +216,30 @@ describe('users', () => {
     expect((await admin.get('/users/abc')).status).toBe(400)
   })
 })
+
+describe('default connection of a user', () => {
+  test("must be one of the company's connections", async () => {
+    const h = await createHarness()
+    const own = h.makeConnection(h.a.id)
+    const foreign = h.makeConnection(h.b.id)
+    const admin = await h.as(h.a.admin)
+    const ok = await admin.put(`/users/${h.a.attendantId}`, { whatsappId: own.id })
+    expect(ok.status).toBe(200)
+    expect(ok.body.whatsappId).toBe(own.id)
+    for (const whatsappId of [foreign.id, 999]) {
+      const res = await admin.put(`/users/${h.a.attendantId}`, { whatsappId })
+      expect(res.status).toBe(400)
+      expect(res.body.fields[0].field).toBe('whatsappId')
+    }
+    expect((await admin.put(`/users/${h.a.attendantId}`, { whatsappId: null })).body.whatsappId).toBeNull()
+  })
+
+  test('deleting the connection clears it from its users', async () => {
+    const h = await createHarness()
+    const own = h.makeConnection(h.a.id)
+    const admin = await h.as(h.a.admin)
+    await admin.put(`/users/${h.a.attendantId}`, { whatsappId: own.id })
+    expect((await admin.del(`/whatsapp/${own.id}`)).status).toBe(200)
+    expect((await admin.get(`/users/${h.a.attendantId}`)).body.whatsappId).toBeNull()
+  })
+})
