@@ -5,98 +5,43 @@
  * `cd tests/e2e && npx bun test connections.test.ts`. Screenshots land in tests/e2e/artifacts/.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { type BrowserContext, chromium, type Page } from 'playwright-core'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import {
+  ADMIN,
+  ARTIFACTS,
+  artifactsDir,
+  type Balcao,
+  type Browser,
+  launchBrowser,
+  startBalcao,
+} from './support'
 
-const ROOT = resolve(import.meta.dir, '../..')
-const BINARY = join(ROOT, 'dist/balcao')
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const ARTIFACTS = join(import.meta.dir, 'artifacts')
-const ADMIN = { email: 'admin@balcao.local', password: 'admin12345' }
 const NAME = 'Loja Sandbox'
 
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer()
-    srv.once('error', fail)
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      srv.close(() => ok(port))
-    })
-  })
-}
-
-let server: ReturnType<typeof Bun.spawn> | null = null
-let context: BrowserContext | null = null
+let server: Balcao | null = null
+let browser: Browser | null = null
 let page: Page
 let base = ''
-const temps: string[] = []
-
-async function waitHealthy(url: string, ms = 20_000) {
-  const until = Date.now() + ms
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(`${url}/api/health`)
-      if (res.ok) return
-    } catch {
-      // not listening yet
-    }
-    await Bun.sleep(100)
-  }
-  throw new Error(`server at ${url} did not become healthy`)
-}
 
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `connections-${name}.png`) })
 const row = () => page.getByRole('row').filter({ hasText: NAME })
 
 beforeAll(async () => {
-  if (!existsSync(BINARY)) throw new Error('dist/balcao is missing: run `npx bun scripts/build.ts` first')
-  mkdirSync(ARTIFACTS, { recursive: true })
-  const data = mkdtempSync(join(tmpdir(), 'balcao-e2e-conn-data-'))
-  const profile = mkdtempSync(join(tmpdir(), 'balcao-e2e-conn-chromium-'))
-  temps.push(data, profile)
-  const port = await freePort()
-  base = `http://127.0.0.1:${port}`
-  server = Bun.spawn(
-    [BINARY, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--sandbox'],
-    {
-      cwd: data,
-      env: { ...process.env, BALCAO_ADMIN_EMAIL: ADMIN.email, BALCAO_ADMIN_PASSWORD: ADMIN.password },
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
-  )
-  await waitHealthy(base)
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-    viewport: { width: 1280, height: 800 },
+  artifactsDir()
+  server = await startBalcao({ sandbox: true, prefix: 'balcao-e2e-conn-data-' })
+  base = server.url
+  browser = await launchBrowser({
     colorScheme: 'light',
     locale: 'pt-BR',
+    prefix: 'balcao-e2e-conn-chromium-',
   })
-  page = context.pages()[0] ?? (await context.newPage())
+  page = browser.context.pages()[0] ?? (await browser.context.newPage())
 }, 60_000)
 
 afterAll(async () => {
-  await context?.close().catch(() => {})
-  if (server) {
-    process.kill(server.pid, 'SIGTERM')
-    await server.exited
-  }
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true })
+  await browser?.close()
+  await server?.stop()
 })
 
 describe('Conexões in a browser (sandbox)', () => {

@@ -3,15 +3,13 @@
  *   bun tests/e2e/shoot.ts http://127.0.0.1:18080 admin@balcao.local admin12345
  * The server must be running; the pictures land in tests/e2e/artifacts/shots/.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
+import { ARTIFACTS, artifactsDir, launchBrowser } from './support'
 
 const [base = 'http://127.0.0.1:18080', email = 'admin@balcao.local', password = 'admin12345'] =
   process.argv.slice(2)
-const out = join(import.meta.dir, 'artifacts', 'shots')
-mkdirSync(out, { recursive: true })
+const out = artifactsDir(join(ARTIFACTS, 'shots'))
 
 const sizes = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -28,21 +26,12 @@ async function signIn(page: Page) {
 
 for (const theme of ['light', 'dark'] as const) {
   for (const size of sizes) {
-    const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'balcao-shots-')), {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
+    const browser = await launchBrowser({
       viewport: { width: size.width, height: size.height },
       colorScheme: theme,
+      prefix: 'balcao-shots-',
     })
+    const ctx = browser.context
     const page = ctx.pages()[0] ?? (await ctx.newPage())
     page.on('console', (m) => m.type() === 'error' && console.log('console:', m.text()))
     const shot = (name: string) => page.screenshot({ path: join(out, `${name}-${size.name}-${theme}.png`) })
@@ -134,7 +123,7 @@ for (const theme of ['light', 'dark'] as const) {
     await page.getByRole('button', { name: 'Conta' }).click()
     await page.waitForTimeout(250)
     await shot('profile-menu')
-    await ctx.close()
+    await browser.close()
   }
 }
 console.log('screenshots in', out)

@@ -4,22 +4,12 @@
  * Runs from an empty folder, so no bunfig.toml preload can help.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { BINARY as binary, ensureBinary } from './support'
 
-const root = join(import.meta.dir, '../..')
-const binary = join(root, 'dist/balcao')
-
-beforeAll(async () => {
-  if (existsSync(binary)) return
-  const build = Bun.spawn([process.execPath, 'scripts/build.ts'], {
-    cwd: root,
-    stdout: 'inherit',
-    stderr: 'inherit',
-  })
-  expect(await build.exited).toBe(0)
-}, 300_000)
+beforeAll(ensureBinary, 300_000)
 
 async function doctor(env: Record<string, string>, args: string[] = []) {
   const cwd = mkdtempSync(join(tmpdir(), 'balcao-doctor-'))

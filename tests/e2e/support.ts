@@ -1,0 +1,179 @@
+/**
+ * Shared set-up for the browser tests and tests/e2e/shoot.ts: the BUILT executable (dist/balcao) on a free
+ * port with a throw-away data folder, and Debian's chromium through playwright-core with a throw-away
+ * profile. Every helper hands back a stop()/close() that ends what it started and removes its temp dirs.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { type BrowserContext, chromium } from 'playwright-core'
+
+/** The repository root. */
+export const ROOT = resolve(import.meta.dir, '../..')
+/** The built executable (`npx bun scripts/build.ts`). */
+export const BINARY = join(ROOT, 'dist/balcao')
+/** The chromium playwright drives: Debian's, or CHROMIUM_PATH. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+/** Where screenshots land (gitignored). */
+export const ARTIFACTS = join(import.meta.dir, 'artifacts')
+/** The first admin the servers started here create from BALCAO_ADMIN_EMAIL / BALCAO_ADMIN_PASSWORD. */
+export const ADMIN = { email: 'admin@balcao.local', password: 'admin12345' }
+
+/** Creates `dir` (default ARTIFACTS) if needed and returns it. */
+export function artifactsDir(dir = ARTIFACTS): string {
+  mkdirSync(dir, { recursive: true })
+  return dir
+}
+
+/** Fails with a hint when dist/balcao has not been built. */
+export function requireBinary(): void {
+  if (!existsSync(BINARY)) throw new Error('dist/balcao is missing: run `npx bun scripts/build.ts` first')
+}
+
+/** Builds dist/balcao (scripts/build.ts) unless it is there already. */
+export async function ensureBinary(): Promise<void> {
+  if (existsSync(BINARY)) return
+  const build = Bun.spawn([process.execPath, 'scripts/build.ts'], {
+    cwd: ROOT,
+    stdout: 'inherit',
+    stderr: 'inherit',
+  })
+  const code = await build.exited
+  if (code !== 0) throw new Error(`scripts/build.ts exited with ${code}`)
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer()
+    srv.once('error', fail)
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      srv.close(() => ok(port))
+    })
+  })
+}
+
+/** Resolves once `${url}/api/health` answers 2xx; throws after `ms`. */
+export async function waitHealthy(url: string, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`${url}/api/health`)
+      if (res.ok) return
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(100)
+  }
+  throw new Error(`server at ${url} did not become healthy`)
+}
+
+export type BalcaoOptions = {
+  /** Serve with the simulated WhatsApp network (`--sandbox`). */
+  sandbox?: boolean
+  /** Prefix of the temp data folder's name. */
+  prefix?: string
+  /** The first admin (default ADMIN). */
+  admin?: { email: string; password: string }
+}
+
+export type Balcao = {
+  /** http://127.0.0.1:<port> */
+  url: string
+  pid: number
+  /** SIGTERMs the server by pid, waits for it to exit and removes its data folder. Safe to call twice. */
+  stop: () => Promise<void>
+}
+
+/**
+ * Starts `dist/balcao serve` on a free port of 127.0.0.1 with a fresh data folder (also its cwd) and waits
+ * until it is healthy. If it never gets healthy it is stopped before the error is thrown.
+ */
+export async function startBalcao(options: BalcaoOptions = {}): Promise<Balcao> {
+  requireBinary()
+  const admin = options.admin ?? ADMIN
+  const data = mkdtempSync(join(tmpdir(), options.prefix ?? 'balcao-e2e-data-'))
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const args = [BINARY, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', data]
+  if (options.sandbox) args.push('--sandbox')
+  const server = Bun.spawn(args, {
+    cwd: data,
+    env: { ...process.env, BALCAO_ADMIN_EMAIL: admin.email, BALCAO_ADMIN_PASSWORD: admin.password },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  })
+  let stopped = false
+  const stop = async () => {
+    if (stopped) return
+    stopped = true
+    if (server.exitCode === null && server.signalCode === null) {
+      try {
+        process.kill(server.pid, 'SIGTERM')
+      } catch {
+        // already gone
+      }
+    }
+    await server.exited
+    rmSync(data, { recursive: true, force: true })
+  }
+  try {
+    await waitHealthy(url)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { url, pid: server.pid, stop }
+}
+
+export type BrowserOptions = {
+  viewport?: { width: number; height: number }
+  colorScheme?: 'light' | 'dark'
+  locale?: string
+  /** Prefix of the temp profile folder's name. */
+  prefix?: string
+}
+
+export type Browser = {
+  context: BrowserContext
+  /** Closes chromium and removes its profile folder. Safe to call twice. */
+  close: () => Promise<void>
+}
+
+/** Launches headless chromium with a fresh profile (default viewport 1280x800). */
+export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), options.prefix ?? 'balcao-e2e-chromium-'))
+  let context: BrowserContext
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
+      viewport: options.viewport ?? { width: 1280, height: 800 },
+      ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}),
+      ...(options.locale ? { locale: options.locale } : {}),
+    })
+  } catch (error) {
+    rmSync(profile, { recursive: true, force: true })
+    throw error
+  }
+  let closed = false
+  const close = async () => {
+    if (closed) return
+    closed = true
+    await context.close().catch(() => {})
+    rmSync(profile, { recursive: true, force: true })
+  }
+  return { context, close }
+}
