@@ -9,6 +9,7 @@ import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { Dialog } from '../../components/ui/Dialog'
 import { Field, Input, Textarea } from '../../components/ui/Field'
+import { FormActions } from '../../components/ui/FormActions'
 import { MultiSelect, Select } from '../../components/ui/Select'
 import { Skeleton } from '../../components/ui/Skeleton'
 import { Switch } from '../../components/ui/Switch'
@@ -432,16 +433,7 @@ export function ConnectionDialog({
       title={creating ? d('addTitle') : d('editTitle')}
       onSubmit={submit}
       size="lg"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={saving}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={saving} disabled={loading || !!loadError}>
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      footer={<FormActions onCancel={onClose} saving={saving} disabled={loading || !!loadError} />}
     >
       {loading ? (
         <div className="space-y-4" aria-busy>

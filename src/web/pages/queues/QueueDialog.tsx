@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next'
 import type { QueueDto } from '../../../shared/api'
 import { ApiError, api } from '../../api/client'
 import { errorMessage, toastError } from '../../api/errors'
-import { Button } from '../../components/ui/Button'
 import { Dialog } from '../../components/ui/Dialog'
 import { Field, Input, Textarea } from '../../components/ui/Field'
+import { FormActions } from '../../components/ui/FormActions'
 import { Skeleton } from '../../components/ui/Skeleton'
 import { Tabs } from '../../components/ui/Tabs'
 import { cn } from '../../lib/cn'
@@ -271,16 +271,7 @@ export function QueueDialog({
       title={creating ? t('queues.addTitle') : t('queues.editTitle')}
       onSubmit={submit}
       size="md"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={saving}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={saving} disabled={loading || !!loadError}>
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      footer={<FormActions onCancel={onClose} saving={saving} disabled={loading || !!loadError} />}
     >
       <Tabs tabs={[{ key: 'data', label: t('queues.tabData'), content: dataTab }]} />
     </Dialog>

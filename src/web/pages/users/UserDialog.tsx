@@ -5,9 +5,9 @@ import type { QueueDto, UserDto } from '../../../shared/api'
 import { can } from '../../../shared/permissions'
 import { ApiError, api } from '../../api/client'
 import { errorMessage, toastError } from '../../api/errors'
-import { Button } from '../../components/ui/Button'
 import { Dialog } from '../../components/ui/Dialog'
 import { Field, Input, Textarea } from '../../components/ui/Field'
+import { FormActions } from '../../components/ui/FormActions'
 import { MultiSelect, Select } from '../../components/ui/Select'
 import { Skeleton } from '../../components/ui/Skeleton'
 import { Switch } from '../../components/ui/Switch'
@@ -182,16 +182,7 @@ export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogP
       title={title}
       size={limited ? 'md' : 'lg'}
       onSubmit={submit}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={saving}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={saving} disabled={loading || !!loadError}>
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      footer={<FormActions onCancel={onClose} saving={saving} disabled={loading || !!loadError} />}
     >
       {loading ? (
         <div className="grid gap-4 sm:grid-cols-2" aria-busy>
