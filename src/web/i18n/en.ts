@@ -101,6 +101,8 @@ export const en: Resources = {
     passwordKeep: 'Leave blank to keep the current password',
     profile: 'Profile',
     queues: 'Queues',
+    defaultConnection: 'Default connection',
+    noDefaultConnection: "None (the company's default)",
     startWork: 'Work starts',
     endWork: 'Work ends',
     startWorkShort: 'Start',

@@ -101,6 +101,8 @@ export const es: Resources = {
     passwordKeep: 'Déjala en blanco para mantener la contraseña actual',
     profile: 'Perfil',
     queues: 'Colas',
+    defaultConnection: 'Conexión predeterminada',
+    noDefaultConnection: 'Ninguna (la predeterminada de la empresa)',
     startWork: 'Inicio de la jornada',
     endWork: 'Fin de la jornada',
     startWorkShort: 'Inicio',

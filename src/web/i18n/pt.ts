@@ -100,6 +100,8 @@ export const pt = {
     passwordKeep: 'Deixe em branco para manter a senha atual',
     profile: 'Perfil',
     queues: 'Filas',
+    defaultConnection: 'Conexão padrão',
+    noDefaultConnection: 'Nenhuma (a padrão da empresa)',
     startWork: 'Início do expediente',
     endWork: 'Fim do expediente',
     startWorkShort: 'Início',

@@ -100,11 +100,29 @@ describe('UserDialog validation', () => {
       password: 'segredo1',
       profile: 'user',
       queueIds: [],
+      whatsappId: null,
       startWork: '00:00',
       endWork: '23:59',
     })
     expect(onClose).toHaveBeenCalled()
     expect(await screen.findByText('Usuário salvo com sucesso!')).toBeInTheDocument()
+  })
+
+  test("the default connection is chosen from the company's connections", async () => {
+    const calls = mockFetch({
+      'GET /api/queue': () => ({ body: queues }),
+      'GET /api/whatsapp': () => ({ body: [{ id: 4, name: 'Loja Centro' }] }),
+      'POST /api/users': (c) => ({ body: { ...makeUser({ id: 9 }), ...(c.body as object) } }),
+    })
+    const { onSaved } = renderDialog()
+    await userEvent.type(nameInput(), 'Bruno Atendente')
+    await userEvent.type(emailInput(), 'bruno@example.com')
+    await userEvent.type(passwordInput(), 'segredo1')
+    await userEvent.click(screen.getByRole('button', { name: /Conexão padrão/ }))
+    await userEvent.click(await screen.findByRole('option', { name: 'Loja Centro' }))
+    await userEvent.click(save())
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1))
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ whatsappId: 4 })
   })
 
   test("the server's field errors appear under their fields", async () => {

@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { type ReactNode, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { QueueDto, UserDto } from '../../../shared/api'
+import type { QueueDto, UserDto, WhatsappDto } from '../../../shared/api'
 import { can } from '../../../shared/permissions'
 import { ApiError, api } from '../../api/client'
 import { errorMessage, toastError } from '../../api/errors'
@@ -65,6 +65,7 @@ export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogP
   const [loadError, setLoadError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
   const [queues, setQueues] = useState<QueueDto[]>([])
+  const [connections, setConnections] = useState<WhatsappDto[]>([])
   const [submitted, setSubmitted] = useState(false)
 
   useEffect(() => {
@@ -99,6 +100,16 @@ export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogP
     return () => ctrl.abort()
   }, [open, canEditQueues])
 
+  useEffect(() => {
+    if (!open || !canEditProfile) return
+    const ctrl = new AbortController()
+    api
+      .get<WhatsappDto[]>('/whatsapp', { signal: ctrl.signal })
+      .then(setConnections)
+      .catch(() => setConnections([]))
+    return () => ctrl.abort()
+  }, [open, canEditProfile])
+
   const rules = { creating, checkProfile: canEditProfile, checkWork: canEditProfile }
 
   const set = <K extends keyof UserForm>(key: K, value: UserForm[K]) => {
@@ -126,6 +137,7 @@ export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogP
       if (canEditProfile) {
         body.startWork = form.startWork
         body.endWork = form.endWork
+        body.whatsappId = form.whatsappId || null
       }
       if (canEditQueues) body.queueIds = form.queueIds
       Object.assign(body, {
@@ -261,6 +273,20 @@ export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogP
                 )}
                 {canEditProfile && (
                   <>
+                    <Field
+                      label={t('users.defaultConnection')}
+                      error={errors.whatsappId}
+                      className="sm:col-span-2"
+                    >
+                      <Select
+                        value={form.whatsappId}
+                        onChange={(v) => set('whatsappId', v)}
+                        options={[
+                          { value: 0, label: t('users.noDefaultConnection') },
+                          ...connections.map((c) => ({ value: c.id, label: c.name })),
+                        ]}
+                      />
+                    </Field>
                     <Field label={t('users.startWork')} error={errors.startWork}>
                       <Select
                         value={form.startWork}

@@ -7,6 +7,8 @@ export type UserForm = {
   password: string
   profile: Profile | ''
   queueIds: number[]
+  /** Default connection; 0 means none. */
+  whatsappId: number
   startWork: string
   endWork: string
   farewellMessage: string
@@ -29,6 +31,7 @@ export const EMPTY_USER: UserForm = {
   password: '',
   profile: 'user',
   queueIds: [],
+  whatsappId: 0,
   startWork: '00:00',
   endWork: '23:59',
   farewellMessage: '',
@@ -50,6 +53,7 @@ export function formFromUser(user: UserDto): UserForm {
     password: '',
     profile: user.profile,
     queueIds: user.queues.map((q) => q.id),
+    whatsappId: user.whatsappId ?? 0,
     startWork: user.startWork || EMPTY_USER.startWork,
     endWork: user.endWork || EMPTY_USER.endWork,
     farewellMessage: user.farewellMessage ?? '',
