@@ -101,6 +101,7 @@ export const en: Resources = {
     passwordKeep: 'Leave blank to keep the current password',
     profile: 'Profile',
     queues: 'Queues',
+    noQueues: 'No queues',
     defaultConnection: 'Default connection',
     noDefaultConnection: "None (the company's default)",
     startWork: 'Work starts',

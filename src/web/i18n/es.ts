@@ -101,6 +101,7 @@ export const es: Resources = {
     passwordKeep: 'Déjala en blanco para mantener la contraseña actual',
     profile: 'Perfil',
     queues: 'Colas',
+    noQueues: 'Ninguna cola',
     defaultConnection: 'Conexión predeterminada',
     noDefaultConnection: 'Ninguna (la predeterminada de la empresa)',
     startWork: 'Inicio de la jornada',

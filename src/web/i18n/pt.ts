@@ -100,6 +100,7 @@ export const pt = {
     passwordKeep: 'Deixe em branco para manter a senha atual',
     profile: 'Perfil',
     queues: 'Filas',
+    noQueues: 'Nenhuma fila',
     defaultConnection: 'Conexão padrão',
     noDefaultConnection: 'Nenhuma (a padrão da empresa)',
     startWork: 'Início do expediente',

@@ -267,6 +267,7 @@ export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogP
                     <MultiSelect
                       value={form.queueIds}
                       onChange={(v) => set('queueIds', v)}
+                      placeholder={t('users.noQueues')}
                       options={queues.map((q) => ({ value: q.id, label: q.name, color: q.color }))}
                     />
                   </Field>
