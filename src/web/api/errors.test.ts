@@ -22,3 +22,17 @@ describe('shared error handler', () => {
     expect(errorMessage('???')).toBe('An error occurred!')
   })
 })
+
+describe('fieldMessage', () => {
+  test("a rule's own code is shown translated under the field; plain validation keeps the server text", async () => {
+    const { ApiError } = await import('./client')
+    const { fieldMessage } = await import('./errors')
+    const field = { field: 'name', message: 'Another connection already has this name' }
+    const specific = new ApiError(409, 'ERR_WAPP_NAME_ALREADY_EXISTS', field.message, [field])
+    expect(fieldMessage(specific, field)).toBe('Já existe uma conexão com este nome.')
+    const plain = new ApiError(400, 'ERR_VALIDATION', 'x', [
+      { field: 'name', message: 'name must be at least length 2' },
+    ])
+    expect(fieldMessage(plain, plain.fields[0]!)).toBe('name must be at least length 2')
+  })
+})

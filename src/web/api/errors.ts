@@ -2,6 +2,8 @@
  * The shared error handler (spec section 8): translate the server's code when a translation exists,
  * else show the server's message, else 'An error occurred!'.
  */
+
+import type { FieldError } from '../../shared/errors'
 import i18n from '../i18n'
 import { toast } from '../state/toast'
 import { ApiError } from './client'
@@ -18,6 +20,15 @@ export function errorMessage(err: unknown): string {
     return i18n.t('errors.network')
   }
   return i18n.t('errors.generic')
+}
+
+/**
+ * The text to show under a field the server refused: the translation of the answer's code when the code is
+ * specific to the rule (ERR_QUEUE_COLOR_ALREADY_EXISTS…), else the server's own message.
+ */
+export function fieldMessage(err: ApiError, field: FieldError): string {
+  if (err.code && err.code !== 'ERR_VALIDATION' && i18n.exists(`errors.${err.code}`)) return errorMessage(err)
+  return field.message
 }
 
 export function toastError(err: unknown): void {

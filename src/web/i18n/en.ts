@@ -388,6 +388,8 @@ export const en: Resources = {
     ERR_USER_CREATION_DISABLED: 'User creation has been disabled by the administrator.',
     ERR_NOT_FOUND: 'Record not found.',
     ERR_NO_USER_FOUND: 'No user found with this ID.',
+    ERR_WAPP_NAME_ALREADY_EXISTS: 'A connection with this name already exists.',
+    ERR_SANDBOX_DISABLED: 'The sandbox is not enabled on this server (start it with --sandbox).',
     ERR_NO_QUEUE_FOUND: 'No queue found with this ID.',
     ERR_NO_SETTING_FOUND: 'No setting found with this ID.',
     ERR_EMAIL_ALREADY_EXISTS: 'A user with this email already exists.',

@@ -397,6 +397,8 @@ export const es: Resources = {
     ERR_USER_CREATION_DISABLED: 'El administrador deshabilitó la creación de usuarios.',
     ERR_NOT_FOUND: 'Registro no encontrado.',
     ERR_NO_USER_FOUND: 'No se encontró ningún usuario con este ID.',
+    ERR_WAPP_NAME_ALREADY_EXISTS: 'Ya existe una conexión con este nombre.',
+    ERR_SANDBOX_DISABLED: 'El sandbox no está activo en este servidor (inícielo con --sandbox).',
     ERR_NO_QUEUE_FOUND: 'No se encontró ninguna cola con este ID.',
     ERR_NO_SETTING_FOUND: 'No se encontró ninguna configuración con este ID.',
     ERR_EMAIL_ALREADY_EXISTS: 'Ya existe un usuario con este correo.',

@@ -393,6 +393,8 @@ export const pt = {
     ERR_USER_CREATION_DISABLED: 'A criação de usuários foi desabilitada pelo administrador.',
     ERR_NOT_FOUND: 'Registro não encontrado.',
     ERR_NO_USER_FOUND: 'Nenhum usuário encontrado com este ID.',
+    ERR_WAPP_NAME_ALREADY_EXISTS: 'Já existe uma conexão com este nome.',
+    ERR_SANDBOX_DISABLED: 'O sandbox não está ativo neste servidor (inicie com --sandbox).',
     ERR_NO_QUEUE_FOUND: 'Nenhuma fila encontrada com este ID.',
     ERR_NO_SETTING_FOUND: 'Nenhuma configuração encontrada com este ID.',
     ERR_EMAIL_ALREADY_EXISTS: 'Já existe um usuário com este e-mail.',

@@ -79,7 +79,7 @@ describe('connections', () => {
     [{ name: 'Ok', expiresTicketNPS: 5 }, 'ratingMessage', 'ERR_VALIDATION'],
     [{ name: 'Ok', ratingMessage: 'Nota de 0 a 10?' }, 'expiresTicketNPS', 'ERR_VALIDATION'],
     [{ name: 'Ok', maxUseBotQueues: -1 }, 'maxUseBotQueues', 'ERR_VALIDATION'],
-    [{ name: 'Ok', provider: 'sandbox' }, 'provider', 'ERR_VALIDATION'],
+    [{ name: 'Ok', provider: 'sandbox' }, 'provider', 'ERR_SANDBOX_DISABLED'],
     [{ name: 'Ok', promptId: 3 }, 'promptId', 'ERR_VALIDATION'],
     [
       { name: 'Ok', collectiveVacationStart: '2026-12-20', collectiveVacationEnd: '2026-12-01' },
@@ -152,7 +152,8 @@ describe('connections', () => {
     const admin = await h.as(h.a.admin)
     await admin.post('/whatsapp', { name: 'Principal' })
     const dup = await admin.post('/whatsapp', { name: 'Principal' })
-    expect(dup.status).toBe(400)
+    expect(dup.status).toBe(409)
+    expect(dup.body.error).toBe('ERR_WAPP_NAME_ALREADY_EXISTS')
     expect(dup.body.fields[0].field).toBe('name')
     expect((await (await h.as(h.b.admin)).post('/whatsapp', { name: 'Principal' })).status).toBe(201)
   })

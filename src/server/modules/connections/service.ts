@@ -92,7 +92,8 @@ function assertRules(db: DB, companyId: number, next: Rules, exceptId?: number) 
       .from(whatsapps)
       .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.name, next.name)))
       .get()
-    if (clash && clash.id !== exceptId) throw fieldError('name', 'Another connection already has this name')
+    if (clash && clash.id !== exceptId)
+      throw fieldError('name', 'Another connection already has this name', 'ERR_WAPP_NAME_ALREADY_EXISTS')
   }
   const redirectTime = next.timeSendQueue ?? 0
   if (redirectTime > 0 && !next.sendIdQueue)
@@ -178,7 +179,11 @@ export async function createConnection(ctx: Ctx, input: CreateConnectionInput): 
   const { companyId } = ctx.actor
   const provider = input.provider ?? 'beta'
   if (provider === 'sandbox' && !ctx.sandbox) {
-    throw fieldError('provider', 'The sandbox is not enabled on this server (start it with --sandbox)')
+    throw fieldError(
+      'provider',
+      'The sandbox is not enabled on this server (start it with --sandbox)',
+      'ERR_SANDBOX_DISABLED',
+    )
   }
   const { queueIds = [], ...fields } = input
   const row = transact(ctx, (tx, events) => {

@@ -3,7 +3,7 @@ import { type ReactNode, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { QueueDto, WhatsappDto } from '../../../shared/api'
 import { ApiError, api } from '../../api/client'
-import { errorMessage, toastError } from '../../api/errors'
+import { errorMessage, fieldMessage, toastError } from '../../api/errors'
 import { Badge } from '../../components/ui/Badge'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
@@ -46,7 +46,8 @@ function Section({ title, hint, children }: { title?: ReactNode; hint?: ReactNod
 /** Maps a 400 answer onto the form's fields; codes that belong to a field land there too. */
 export function serverErrors(err: ApiError): ConnectionErrors {
   const errors: ConnectionErrors = {}
-  for (const f of err.fields) if (f.field in EMPTY_CONNECTION) errors[f.field as ConnectionField] = f.message
+  for (const f of err.fields)
+    if (f.field in EMPTY_CONNECTION) errors[f.field as ConnectionField] = fieldMessage(err, f)
   if (err.code === 'ERR_WAPP_GREETING_REQUIRED') errors.greetingMessage = errorMessage(err)
   if (err.code === 'ERR_NO_OTHER_WHATSAPP') errors.isDefault = errorMessage(err)
   return errors

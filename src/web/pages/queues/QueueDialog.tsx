@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { QueueDto } from '../../../shared/api'
 import { ApiError, api } from '../../api/client'
-import { errorMessage, toastError } from '../../api/errors'
+import { errorMessage, fieldMessage, toastError } from '../../api/errors'
 import { Dialog } from '../../components/ui/Dialog'
 import { Field, Input, Textarea } from '../../components/ui/Field'
 import { FormActions } from '../../components/ui/FormActions'
@@ -203,7 +203,8 @@ export function QueueDialog({
     } catch (err) {
       if (err instanceof ApiError) {
         const fieldErrors: Errors = {}
-        for (const f of err.fields) if (f.field in EMPTY) fieldErrors[f.field as keyof QueueForm] = f.message
+        for (const f of err.fields)
+          if (f.field in EMPTY) fieldErrors[f.field as keyof QueueForm] = fieldMessage(err, f)
         if (err.code === 'ERR_QUEUE_COLOR_ALREADY_EXISTS') fieldErrors.color = errorMessage(err)
         if (err.code === 'ERR_QUEUE_NAME_ALREADY_EXISTS') fieldErrors.name = errorMessage(err)
         setErrors(fieldErrors)

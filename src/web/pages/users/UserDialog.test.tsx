@@ -125,17 +125,30 @@ describe('UserDialog validation', () => {
     expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ whatsappId: 4 })
   })
 
-  test("the server's field errors appear under their fields", async () => {
+  test("the server's field errors appear under their fields, translated when the rule has its own code", async () => {
+    let attempt = 0
     mockFetch({
       'GET /api/queue': () => ({ body: queues }),
-      'POST /api/users': () => ({
-        status: 409,
-        body: {
-          error: 'ERR_EMAIL_ALREADY_EXISTS',
-          message: 'exists',
-          fields: [{ field: 'name', message: 'nome recusado' }],
-        },
-      }),
+      'POST /api/users': () => {
+        attempt += 1
+        return attempt === 1
+          ? {
+              status: 400,
+              body: {
+                error: 'ERR_VALIDATION',
+                message: 'x',
+                fields: [{ field: 'name', message: 'nome recusado' }],
+              },
+            }
+          : {
+              status: 409,
+              body: {
+                error: 'ERR_EMAIL_ALREADY_EXISTS',
+                message: 'This e-mail is already in use',
+                fields: [{ field: 'email', message: 'This e-mail is already in use' }],
+              },
+            }
+      },
     })
     const { onClose } = renderDialog()
     await userEvent.type(nameInput(), 'Bruno')
@@ -143,7 +156,9 @@ describe('UserDialog validation', () => {
     await userEvent.type(passwordInput(), 'segredo1')
     await userEvent.click(save())
     expect(await screen.findByText('nome recusado')).toBeInTheDocument()
-    expect(screen.getByText('Já existe um usuário com este e-mail.')).toBeInTheDocument()
+    await userEvent.click(save())
+    expect(await screen.findByText('Já existe um usuário com este e-mail.')).toBeInTheDocument()
+    expect(screen.queryByText('This e-mail is already in use')).toBeNull()
     expect(onClose).not.toHaveBeenCalled()
   })
 

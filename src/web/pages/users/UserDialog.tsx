@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import type { QueueDto, UserDto, WhatsappDto } from '../../../shared/api'
 import { can } from '../../../shared/permissions'
 import { ApiError, api } from '../../api/client'
-import { errorMessage, toastError } from '../../api/errors'
+import { errorMessage, fieldMessage, toastError } from '../../api/errors'
 import { Dialog } from '../../components/ui/Dialog'
 import { Field, Input, Textarea } from '../../components/ui/Field'
 import { FormActions } from '../../components/ui/FormActions'
@@ -163,7 +163,7 @@ export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogP
       if (err instanceof ApiError && (err.fields.length > 0 || err.code === 'ERR_EMAIL_ALREADY_EXISTS')) {
         const serverErrors: UserFormErrors = {}
         for (const f of err.fields) {
-          if (f.field in EMPTY_USER) serverErrors[f.field as keyof UserForm] = f.message
+          if (f.field in EMPTY_USER) serverErrors[f.field as keyof UserForm] = fieldMessage(err, f)
         }
         if (err.code === 'ERR_EMAIL_ALREADY_EXISTS') serverErrors.email = errorMessage(err)
         setErrors(serverErrors)
