@@ -32,6 +32,17 @@ function Dot({ color }: { color?: string }) {
   )
 }
 
+/** One option of a Select or Combobox: its colour dot, its label and the tick when chosen. */
+function OptionContent({ option }: { option: { label: string; color?: string } }) {
+  return (
+    <>
+      <Dot color={option.color} />
+      <span className="flex-1 truncate">{option.label}</span>
+      <Check className="invisible size-4 text-brand group-data-selected:visible" aria-hidden />
+    </>
+  )
+}
+
 export type SelectProps<V extends string | number> = {
   value: V | null
   onChange: (value: V) => void
@@ -87,9 +98,7 @@ export function Select<V extends string | number>({
       <ListboxOptions anchor="bottom start" transition className={optionsPanel}>
         {options.map((o) => (
           <ListboxOption key={String(o.value)} value={o.value} className={optionRow}>
-            <Dot color={o.color} />
-            <span className="flex-1 truncate">{o.label}</span>
-            <Check className="invisible size-4 text-brand group-data-selected:visible" aria-hidden />
+            <OptionContent option={o} />
           </ListboxOption>
         ))}
       </ListboxOptions>
@@ -238,9 +247,7 @@ export function Combobox<V extends string | number>({
         )}
         {filtered.map((o) => (
           <ComboboxOption key={String(o.value)} value={o.value} className={optionRow}>
-            <Dot color={o.color} />
-            <span className="flex-1 truncate">{o.label}</span>
-            <Check className="invisible size-4 text-brand group-data-selected:visible" aria-hidden />
+            <OptionContent option={o} />
           </ComboboxOption>
         ))}
       </ComboboxOptions>
