@@ -1,4 +1,4 @@
-import type { LiveFrame } from '../../shared/api'
+import { LIVE_CLOSE, type LiveEventName, type LiveFrame, type LivePayload } from '../../shared/live'
 
 /** What the hub needs of a socket: Bun's ServerWebSocket fits. */
 export interface LiveSocket {
@@ -13,9 +13,13 @@ export interface Publisher {
   publish(topic: string, data: string): unknown
 }
 
+/** A published event as taps see it (tests, logs): loosely typed, since a tap sees every event. */
 export type LiveEvent = { room: string; event: string; data: unknown }
 
 type Member = { socket: LiveSocket; companyId: number; userId: number; sessionId: string; rooms: Set<string> }
+
+/** How many live sockets one user may hold (tabs, devices). */
+export const MAX_SOCKETS_PER_USER = 10
 
 /**
  * The live hub: rooms over Bun's native pub/sub. Services publish through it after their transaction
@@ -24,16 +28,26 @@ type Member = { socket: LiveSocket; companyId: number; userId: number; sessionId
 export class Hub {
   private publisher: Publisher | null = null
   private readonly members = new Map<LiveSocket, Member>()
+  /** Sockets per user, kept beside `members` so opening and closing never scan every socket. */
+  private readonly byUser = new Map<number, Set<LiveSocket>>()
   private readonly taps = new Set<(event: LiveEvent) => void>()
+
+  constructor(readonly maxSocketsPerUser = MAX_SOCKETS_PER_USER) {}
 
   attach(publisher: Publisher) {
     this.publisher = publisher
   }
 
-  publish(room: string, event: string, data: unknown) {
-    const frame: LiveFrame = { event, data }
+  /** Sends an event to a room. The payload's type follows from the event name (`src/shared/live.ts`). */
+  publish<E extends LiveEventName>(room: string, event: E, data: LivePayload<E>) {
+    const frame: LiveFrame<E> = { event, data }
     this.publisher?.publish(room, JSON.stringify(frame))
-    for (const tap of this.taps) tap({ room, event, data })
+    for (const tap of this.taps) {
+      // Publishing happens after a commit: an observer's failure must not turn a done change into a 500.
+      try {
+        tap({ room, event, data })
+      } catch {}
+    }
   }
 
   /** Observe every published event (tests, logs). Returns the function that stops it. */
@@ -49,12 +63,22 @@ export class Hub {
   ) {
     const member: Member = { socket, ...who, rooms: new Set() }
     this.members.set(socket, member)
+    let sockets = this.byUser.get(who.userId)
+    if (!sockets) {
+      sockets = new Set()
+      this.byUser.set(who.userId, sockets)
+    }
+    sockets.add(socket)
     this.setRooms(member, roomNames)
   }
 
   leave(socket: LiveSocket) {
     const member = this.members.get(socket)
+    if (!member) return undefined
     this.members.delete(socket)
+    const sockets = this.byUser.get(member.userId)
+    sockets?.delete(socket)
+    if (sockets?.size === 0) this.byUser.delete(member.userId)
     return member
   }
 
@@ -77,26 +101,40 @@ export class Hub {
 
   /** After a user's profile or queues change, move their open sockets to the rooms they may see now. */
   resubscribeUser(userId: number, roomNames: string[]) {
-    for (const member of this.members.values()) if (member.userId === userId) this.setRooms(member, roomNames)
+    for (const socket of this.byUser.get(userId) ?? []) {
+      const member = this.members.get(socket)
+      if (member) this.setRooms(member, roomNames)
+    }
   }
 
+  /** Ends every socket of a user (deleted, or every session ended). */
   disconnectUser(userId: number, reason = 'signed out') {
-    for (const member of [...this.members.values()])
-      if (member.userId === userId) member.socket.close(4001, reason)
+    for (const socket of [...(this.byUser.get(userId) ?? [])]) socket.close(LIVE_CLOSE.sessionEnded, reason)
   }
 
   /** Ends the sockets of one browser session (signed out, or signed in elsewhere). */
   disconnectSession(sessionId: string, reason = 'session ended') {
     for (const member of [...this.members.values()])
-      if (member.sessionId === sessionId) member.socket.close(4001, reason)
+      if (member.sessionId === sessionId) member.socket.close(LIVE_CLOSE.sessionEnded, reason)
+  }
+
+  /** Ends every socket of a company (deactivated, expired or deleted); other companies keep theirs. */
+  disconnectCompany(companyId: number, reason = 'company unavailable') {
+    for (const member of [...this.members.values()])
+      if (member.companyId === companyId) member.socket.close(LIVE_CLOSE.companyUnavailable, reason)
   }
 
   closeAll(reason: string) {
-    for (const member of [...this.members.values()]) member.socket.close(1001, reason)
+    for (const member of [...this.members.values()]) member.socket.close(LIVE_CLOSE.shutdown, reason)
   }
 
   socketsOf(userId: number) {
-    return [...this.members.values()].filter((m) => m.userId === userId).length
+    return this.byUser.get(userId)?.size ?? 0
+  }
+
+  /** Whether one more socket of this user may open (see `maxSocketsPerUser`). */
+  hasRoomFor(userId: number) {
+    return this.socketsOf(userId) < this.maxSocketsPerUser
   }
 
   sendToAll(frame: LiveFrame) {
@@ -118,11 +156,13 @@ export class Hub {
 
 /** Events produced inside a transaction, published only once it has committed. */
 export class EventBuffer {
-  private readonly pending: LiveEvent[] = []
+  /** Each pending event as its own publish call, so the payload keeps the type checked at `publish`. */
+  private readonly pending: ((hub: Hub) => void)[] = []
   private readonly after: (() => void)[] = []
 
-  publish(room: string, event: string, data: unknown) {
-    this.pending.push({ room, event, data })
+  /** Same contract as `Hub.publish`; the event goes out at `flush`, after commit. */
+  publish<E extends LiveEventName>(room: string, event: E, data: LivePayload<E>) {
+    this.pending.push((hub) => hub.publish(room, event, data))
   }
 
   /** Work to do after commit that is not an event, such as moving sockets between rooms. */
@@ -131,7 +171,7 @@ export class EventBuffer {
   }
 
   flush(hub: Hub) {
-    for (const e of this.pending.splice(0)) hub.publish(e.room, e.event, e.data)
+    for (const send of this.pending.splice(0)) send(hub)
     for (const fn of this.after.splice(0)) fn()
   }
 }

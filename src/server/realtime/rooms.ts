@@ -9,5 +9,8 @@ export const rooms = {
   operator: 'operator',
 }
 
-/** Event names as the spec's channels: `company-{id}-user`, `company-{id}-queue`, ... */
-export const channel = (companyId: number, name: string) => `company-${companyId}-${name}`
+/**
+ * Event names as the spec's channels: `company-{id}-user`, `company-{id}-queue`, ... The name must be a key
+ * of `CompanyEvents` (`src/shared/live.ts`), which fixes the payload `publish` accepts.
+ */
+export { liveChannel as channel } from '../../shared/live'

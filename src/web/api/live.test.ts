@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, jest, mock, test } from 'bun:test'
 import { act, screen } from '@testing-library/react'
 import { makeUser, mockFetch, renderAt, resetState, signIn, sockets, TEST_TOKEN } from '../test/utils'
-import { dispatch, liveReconnecting, onReconnect, startLive, stopLive, subscribe } from './live'
+import {
+  dispatch,
+  liveChannel,
+  liveReconnecting,
+  onReconnect,
+  sendLive,
+  startLive,
+  stopLive,
+  subscribe,
+} from './live'
 
 describe('live socket', () => {
   beforeEach(() => {
@@ -25,6 +34,42 @@ describe('live socket', () => {
     off()
     dispatch(JSON.stringify({ event: 'company-1-user', data: {} }))
     expect(users).toHaveBeenCalledTimes(1)
+  })
+
+  test('the event name types the payload; client frames are typed too', async () => {
+    const seen: number[] = []
+    const off = subscribe(liveChannel(1, 'queue'), (data) => {
+      if (data.action === 'delete') seen.push(data.queueId)
+    })
+    dispatch(JSON.stringify({ event: 'company-1-queue', data: { action: 'delete', queueId: 9 } }))
+    expect(seen).toEqual([9])
+    off()
+
+    localStorage.setItem('token', TEST_TOKEN)
+    startLive()
+    await Promise.resolve()
+    const ws = sockets().at(-1)!
+    ws.open()
+    sendLive('joinChatBox', 42)
+    sendLive('leaveChatBox', 42)
+    expect(ws.sent).toEqual([
+      JSON.stringify({ event: 'userStatus' }),
+      JSON.stringify({ event: 'joinChatBox', data: 42 }),
+      JSON.stringify({ event: 'leaveChatBox', data: 42 }),
+    ])
+
+    // Checked by `tsc`, never run: each line below must stay an error.
+    const compileOnly = () => {
+      // @ts-expect-error a queue event has no userId
+      subscribe(liveChannel(1, 'queue'), (data) => data.action === 'delete' && data.userId)
+      // @ts-expect-error joinChatBox needs the ticket id
+      sendLive('joinChatBox')
+      // @ts-expect-error userStatus carries no data
+      sendLive('userStatus', 1)
+      // @ts-expect-error not a client frame
+      sendLive('ping')
+    }
+    expect(typeof compileOnly).toBe('function')
   })
 
   test('connects with the token, and after a drop reconnects with backoff and calls onReconnect', async () => {

@@ -1,18 +1,33 @@
 /**
- * The live socket at /api/ws. Frames are `{ event, data }` JSON.
- *   const off = subscribe(`company-${companyId}-user`, (data) => ...)
+ * The live socket at /api/ws. Frames are `{ event, data }` JSON; `src/shared/live.ts` maps every event name
+ * to its payload, so a handler's `data` is typed by the name alone:
+ *   const off = subscribe(liveChannel(companyId, 'user'), (data) => ...)   // or `company-${companyId}-user`
  *   const offR = onReconnect(() => refetch())   // the socket came back after a drop: re-fetch what you show
+ *   sendLive('joinChatBox', ticketId)
  * The socket reconnects with exponential backoff and fetches a fresh token first when the current one is
  * about to expire.
  */
 import { signal } from '@preact/signals-react'
+import {
+  type ClientEventName,
+  type ClientEvents,
+  LIVE_CLOSE,
+  type LiveEventName,
+  type LivePayload,
+} from '../../shared/live'
 import { tokenExpiresSoon } from '../lib/jwt'
 import { getToken, refreshToken } from './client'
+
+export { liveChannel } from '../../shared/live'
 
 type Handler = (data: unknown) => void
 
 const handlers = new Map<string, Set<Handler>>()
 const reconnectHandlers = new Set<() => void>()
+const sessionEndHandlers = new Set<(end: SessionEnd) => void>()
+
+/** Why the server closed the socket for good: `code` is LIVE_CLOSE.sessionEnded or companyUnavailable. */
+export type SessionEnd = { code: number; reason: string }
 
 /** Whether the socket is open right now. */
 export const liveConnected = signal(false)
@@ -29,15 +44,25 @@ let statusTimer: ReturnType<typeof setInterval> | null = null
 export const USER_STATUS_INTERVAL = 5 * 60_000
 const MAX_BACKOFF = 30_000
 
-export function subscribe<T = unknown>(event: string, handler: (data: T) => void): () => void {
+/** Calls `handler` with the `data` of every frame named `event`. Returns the function that stops it. */
+export function subscribe<E extends LiveEventName>(
+  event: E,
+  handler: (data: LivePayload<E>) => void,
+): () => void
+/**
+ * @deprecated For call sites that still name their own payload type (`subscribe<MyEvent>(...)`): drop the type
+ * argument and the local type, and the payload comes from `src/shared/live.ts`.
+ */
+export function subscribe<T>(event: string, handler: (data: T) => void): () => void
+export function subscribe(event: string, handler: Handler): () => void {
   let set = handlers.get(event)
   if (!set) {
     set = new Set()
     handlers.set(event, set)
   }
-  set.add(handler as Handler)
+  set.add(handler)
   return () => {
-    set.delete(handler as Handler)
+    set.delete(handler)
     if (set.size === 0) handlers.delete(event)
   }
 }
@@ -45,6 +70,15 @@ export function subscribe<T = unknown>(event: string, handler: (data: T) => void
 export function onReconnect(handler: () => void): () => void {
   reconnectHandlers.add(handler)
   return () => reconnectHandlers.delete(handler)
+}
+
+/**
+ * The server ended this session (signed out, signed in elsewhere, password changed, user deleted, company
+ * closed): the socket does not reconnect, and the handler signs the user out.
+ */
+export function onSessionEnd(handler: (end: SessionEnd) => void): () => void {
+  sessionEndHandlers.add(handler)
+  return () => sessionEndHandlers.delete(handler)
 }
 
 /** Delivers a frame to the subscribers of its event (exported for tests). */
@@ -67,9 +101,13 @@ export function dispatch(raw: string): void {
   }
 }
 
-export function sendLive(event: string, data?: unknown): void {
+/** Sends a client frame when the socket is open (dropped otherwise: the server forgets rooms on reconnect anyway). */
+export function sendLive<E extends ClientEventName>(
+  event: E,
+  ...data: ClientEvents[E] extends undefined ? [] : [data: ClientEvents[E]]
+): void {
   if (socket?.readyState === WebSocket.OPEN)
-    socket.send(JSON.stringify(data === undefined ? { event } : { event, data }))
+    socket.send(JSON.stringify(data.length === 0 ? { event } : { event, data: data[0] }))
 }
 
 function scheduleRetry() {
@@ -111,12 +149,21 @@ async function connect() {
   ws.onmessage = (e) => {
     if (typeof e.data === 'string') dispatch(e.data)
   }
-  ws.onclose = () => {
+  ws.onclose = (e?: CloseEvent) => {
     if (socket === ws) socket = null
     liveConnected.value = false
-    if (everOpened && wanted) liveReconnecting.value = true
     if (statusTimer) clearInterval(statusTimer)
     statusTimer = null
+    const code = e?.code
+    if (code === LIVE_CLOSE.sessionEnded || code === LIVE_CLOSE.companyUnavailable) {
+      // Reconnecting cannot help: the session is over.
+      wanted = false
+      liveReconnecting.value = false
+      const end = { code, reason: e?.reason ?? '' }
+      for (const h of [...sessionEndHandlers]) h(end)
+      return
+    }
+    if (everOpened && wanted) liveReconnecting.value = true
     scheduleRetry()
   }
   ws.onerror = () => {

@@ -1,0 +1,88 @@
+/**
+ * The live socket's protocol, shared by the server (which publishes) and the web (which subscribes).
+ *
+ * Server to client: every frame is `{ event, data }`. Company events travel under the spec's channel names,
+ * `company-{companyId}-{name}`; `CompanyEvents` maps each `name` to what `data` holds. To add an event, add
+ * one line to `CompanyEvents`: `Hub.publish`, `EventBuffer.publish` and the web's `subscribe` then accept
+ * exactly that payload under that name.
+ *
+ * Client to server: the few frames of `ClientEvents`; anything else is ignored by the server.
+ */
+import type { QueueDto, SessionUpdate, SettingItem, UserDto, WhatsappDto } from './api'
+
+/** Payloads of the events published per company, by channel name (the part after `company-{id}-`). */
+export interface CompanyEvents {
+  /** A new sign-in of this user; other sessions of theirs end ("signed in elsewhere"). Room: the user. */
+  auth: { action: 'update'; user: { id: number }; sessionId: string }
+  user: { action: 'create' | 'update'; user: UserDto } | { action: 'delete'; userId: number }
+  queue: { action: 'create' | 'update'; queue: QueueDto } | { action: 'delete'; queueId: number }
+  settings: { action: 'update'; setting: SettingItem }
+  /** Room: the company's admins (the rows carry the connection token). */
+  whatsapp: { action: 'create' | 'update'; whatsapp: WhatsappDto } | { action: 'delete'; whatsappId: number }
+  /** Room: the company's admins, and the terminal operator. */
+  whatsappSession: { action: 'update'; session: SessionUpdate }
+}
+
+/** Events that belong to no company. */
+export interface GlobalEvents {
+  /** Sent to every socket every 18 s so clients can tell a silent socket from a dead one. */
+  ping: { t: number }
+}
+
+export type CompanyEventName = keyof CompanyEvents
+
+/** The wire name of a company event, e.g. `company-7-user`. */
+export type CompanyChannel<N extends CompanyEventName = CompanyEventName> = `company-${number}-${N}`
+
+/** Every event name a frame may carry. */
+export type LiveEventName = CompanyChannel | keyof GlobalEvents
+
+/** What `data` holds for a wire event name; `never` for a name outside the maps. */
+export type LivePayload<E extends string> = E extends keyof GlobalEvents
+  ? GlobalEvents[E]
+  : E extends `company-${number}-${infer N extends CompanyEventName}`
+    ? CompanyEvents[N]
+    : never
+
+/** A frame from the server. */
+export type LiveFrame<E extends LiveEventName = LiveEventName> = { event: E; data: LivePayload<E> }
+
+/** `company-{companyId}-{name}`, typed so the payload follows from the name. */
+export function liveChannel<N extends CompanyEventName>(companyId: number, name: N): CompanyChannel<N> {
+  return `company-${companyId}-${name}`
+}
+
+/** Frames a client may send: event name to `data` (undefined: the frame has no data). */
+export interface ClientEvents {
+  /** "I am here": sent on connect and every 5 minutes. */
+  userStatus: undefined
+  /** Follow a ticket's room (its messages); the server checks the user may see the ticket. */
+  joinChatBox: number
+  leaveChatBox: number
+}
+
+export type ClientEventName = keyof ClientEvents
+
+export type ClientFrame = {
+  [E in ClientEventName]: ClientEvents[E] extends undefined
+    ? { event: E }
+    : { event: E; data: ClientEvents[E] }
+}[ClientEventName]
+
+/** Close codes the server uses, so a client can tell why its socket ended. */
+export const LIVE_CLOSE = {
+  /** The server is stopping; reconnect later. */
+  shutdown: 1001,
+  /** The client broke the protocol's limits (a flood of frames). */
+  policyViolation: 1008,
+  /** A frame larger than the server accepts (Bun closes the socket itself). */
+  tooBig: 1009,
+  /** The server failed while setting the socket up; reconnecting may work. */
+  internalError: 1011,
+  /** The session ended: signed out, signed in elsewhere, or the user was deleted. */
+  sessionEnded: 4001,
+  /** The company was deactivated, expired or deleted. */
+  companyUnavailable: 4003,
+  /** The user already holds the most live sockets allowed; the new one is refused. */
+  tooManySockets: 4008,
+} as const
