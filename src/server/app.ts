@@ -49,6 +49,9 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
           throw new AppError('ERR_INVALID_TOKEN', 'Operator credential required')
         data = { operator: true }
       } else data = { actor: await authenticate(deps, c.req.query('token')) }
+      // Refused before the upgrade, so a client retrying with backoff is not let in and thrown out in a loop.
+      if (!data.operator && !deps.hub.hasRoomFor(data.actor.userId))
+        throw new AppError('ERR_TOO_MANY_ATTEMPTS', 'Too many live connections for this user')
       const server = c.env?.server as { upgrade?(req: Request, o: { data: SocketData }): boolean } | undefined
       if (!server?.upgrade?.(c.req.raw, { data })) {
         return c.json({ error: 'ERR_VALIDATION', message: 'Expected a WebSocket upgrade' }, 426)

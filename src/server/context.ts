@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { AppError } from '../shared/errors'
 import type { ChannelManager } from './channels/manager'
 import type { SandboxNetwork } from './channels/sandbox'
 import type { Clock } from './clock'
@@ -24,12 +25,16 @@ export type Deps = {
   channels: ChannelManager
   /** The terminal operator's credential for this run (written to operator.json), or null. */
   operatorToken: string | null
-  /** Trust X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
-  trustProxy: boolean
+  /**
+   * Trust X-Forwarded-For / X-Forwarded-Proto from reverse proxies: false, or the number of proxies in
+   * front (true is one).
+   */
+  trustProxy: boolean | number
 }
 
-/** Who is acting. Every service takes it first; the company never comes from a URL or a body. */
-export type Actor = {
+/** A signed-in person: what every browser request carries. */
+export type UserActor = {
+  kind: 'user'
   userId: number
   companyId: number
   profile: 'admin' | 'user'
@@ -37,7 +42,30 @@ export type Actor = {
   sessionId: string
 }
 
-export type Ctx = Deps & { actor: Actor }
+/** An integration calling with a connection's token (`POST /api/messages/send`): no person behind it. */
+export type ApiTokenActor = { kind: 'apiToken'; companyId: number; whatsappId: number }
+
+/** Balcão itself: inbound messages, jobs, the terminal. */
+export type SystemActor = { kind: 'system'; companyId: number }
+
+/**
+ * Who is acting. Every service takes it first and it always names the company; the company never comes
+ * from a URL or a body. Narrow with `userActor(ctx)` where a person's fields (profile, id) are needed.
+ */
+export type Actor = UserActor | ApiTokenActor | SystemActor
+
+export type Ctx<A extends Actor = Actor> = Deps & { actor: A }
+
+/** The acting user, or 403 when the call was made by a token or the system, which have no profile. */
+export function userActor(ctx: { actor: Actor }): UserActor {
+  if (ctx.actor.kind !== 'user') throw new AppError('ERR_NO_PERMISSION', 'Only a signed-in user can do this')
+  return ctx.actor
+}
+
+/** Admin rights belong to users only: a token or the system never counts as an admin. */
+export function isAdminActor(actor: Actor): boolean {
+  return actor.kind === 'user' && (actor.profile === 'admin' || actor.super)
+}
 
 /**
  * Runs `fn` in one synchronous transaction and publishes its live events only after commit.

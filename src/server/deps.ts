@@ -6,6 +6,7 @@ import { type Clock, systemClock } from './clock'
 import type { Deps } from './context'
 import { openDatabase } from './db/client'
 import { runMigrations } from './db/migrate'
+import { proxyHops } from './http/request'
 import { createLogger, type Logger } from './logger'
 import { Hub } from './realtime/hub'
 import { loadOrCreateSecrets } from './secrets'
@@ -15,7 +16,7 @@ export const VERSION: string = pkg.version
 /** Opens the data folder (creating it), migrates the database and assembles the deps. */
 export async function openDataDir(
   dataDir: string,
-  options: { sandbox?: boolean; clock?: Clock; log?: Logger; trustProxy?: boolean } = {},
+  options: { sandbox?: boolean; clock?: Clock; log?: Logger; trustProxy?: boolean | number } = {},
 ): Promise<Deps> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   mkdirSync(join(dataDir, 'media'), { recursive: true })
@@ -37,7 +38,7 @@ export async function openDataDir(
     log,
     version: VERSION,
     sandbox: options.sandbox ?? false,
-    trustProxy: options.trustProxy ?? process.env.BALCAO_TRUST_PROXY === '1',
+    trustProxy: options.trustProxy ?? proxyHops(process.env.BALCAO_TRUST_PROXY),
     sandboxNetwork,
     channels: new ChannelManager({ db, hub, clock, log }, () =>
       import('./channels/providers').then((m) =>

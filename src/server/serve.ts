@@ -4,6 +4,8 @@ import type { Config } from './config'
 import { bootstrap } from './db/bootstrap'
 import { createDemoCompany, DEMO_COMPANY_NAME } from './db/demo'
 import { openDataDir } from './deps'
+import { setOnline } from './modules/auth/service'
+import { roomsOfUser } from './modules/users/service'
 import { connectHost, newOperatorToken, removeOperatorFile, writeOperatorFile } from './operator-file'
 import { liveSocketHandler, PING_INTERVAL_MS, type SocketData } from './realtime/socket'
 import { WebAssets, webDir } from './web-assets'
@@ -44,6 +46,10 @@ export async function serve(config: Config, options: ServeOptions = {}) {
   if (!web.available && !options.devIndex) log.warn('the web UI is not built; run `npm run build:web`')
   const app = createApp(deps, { web })
   const handle = (req: Request, srv: Server<SocketData>) => app.fetch(req, { server: srv })
+  const websocket = liveSocketHandler(deps, {
+    roomsOfUser: (userId) => roomsOfUser(deps.db, userId),
+    setOnline: (userId, online) => setOnline(deps, userId, online),
+  })
   const server = options.devIndex
     ? Bun.serve<SocketData, string>({
         port: config.port,
@@ -51,13 +57,13 @@ export async function serve(config: Config, options: ServeOptions = {}) {
         development: { hmr: true, console: true },
         routes: { '/api/*': handle, '/*': options.devIndex },
         fetch: handle,
-        websocket: liveSocketHandler(deps),
+        websocket,
       })
     : Bun.serve<SocketData>({
         port: config.port,
         hostname: config.host,
         fetch: handle,
-        websocket: liveSocketHandler(deps),
+        websocket,
       })
   deps.hub.attach(server)
   const operatorFile = writeOperatorFile(config.dataDir, {

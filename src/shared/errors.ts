@@ -5,6 +5,9 @@
 export const ERROR_STATUS = {
   ERR_VALIDATION: 400,
   ERR_INVALID_CREDENTIALS: 401,
+  /** A user changing their own password or e-mail must confirm the current password. */
+  ERR_CURRENT_PASSWORD_REQUIRED: 400,
+  ERR_INVALID_CURRENT_PASSWORD: 403,
   ERR_SESSION_EXPIRED: 403,
   ERR_NO_TOKEN: 401,
   ERR_INVALID_TOKEN: 401,
@@ -38,6 +41,7 @@ export const ERROR_STATUS = {
   ERR_CANNOT_DELETE_SELF: 409,
   ERR_CANNOT_DELETE_PLATFORM_COMPANY: 409,
   ERR_LAST_ADMIN: 409,
+  ERR_LAST_SUPER_USER: 409,
   ERR_DUPLICATED_CONTACT: 409,
   ERR_OTHER_OPEN_TICKET: 409,
   ERR_NO_OTHER_WHATSAPP: 409,
@@ -85,4 +89,9 @@ export class AppError extends Error {
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in ERROR_STATUS
+}
+
+/** A failure of one field, shown under it; services throw it as well as the validation layer. */
+export function fieldError(field: string, message: string, code: ErrorCode = 'ERR_VALIDATION') {
+  return new AppError(code, message, undefined, [{ field, message }])
 }

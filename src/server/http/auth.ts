@@ -1,34 +1,41 @@
 import type { MiddlewareHandler } from 'hono'
 import { AppError } from '../../shared/errors'
-import { can, isAdmin, type Permission } from '../../shared/permissions'
+import { can, type Permission } from '../../shared/permissions'
 import { type PlanFlag, planAllows } from '../../shared/plans'
-import type { Actor, Ctx, Deps } from '../context'
+import { type Actor, type Ctx, type Deps, isAdminActor, type UserActor } from '../context'
+import { assertCompanyOpen } from '../modules/auth/company-access'
 import { verifyAccessToken } from '../modules/auth/tokens'
 import type { AppEnv } from './env'
 
 type ActorRow = {
   id: number
   companyId: number
-  profile: Actor['profile']
+  profile: UserActor['profile']
   super: number
   revokedAt: number | null
+  companyStatus: number
+  dueDate: string | null
 }
 
 /**
- * Resolves a token to the acting user. The user and the session are read on every request, so a
- * deleted user, a demoted admin or a signed-out session lose access at once, not when the token expires.
+ * Resolves a token to the acting user. The user, the session and the company are read on every request
+ * (one indexed query), so a deleted user, a demoted admin, a signed-out session or a deactivated or
+ * expired company lose access at once, not when the token expires.
  */
-export async function authenticate(deps: Deps, token: string | undefined | null): Promise<Actor> {
+export async function authenticate(deps: Deps, token: string | undefined | null): Promise<UserActor> {
   const claims = await verifyAccessToken(deps, token)
   const row = deps.sqlite
     .query<ActorRow, [string, number]>(
-      `SELECT u.id, u.company_id AS companyId, u.profile, u.super, s.revoked_at AS revokedAt
-         FROM user_sessions s JOIN users u ON u.id = s.user_id
+      `SELECT u.id, u.company_id AS companyId, u.profile, u.super, s.revoked_at AS revokedAt,
+              c.status AS companyStatus, c.due_date AS dueDate
+         FROM user_sessions s JOIN users u ON u.id = s.user_id JOIN companies c ON c.id = u.company_id
         WHERE s.id = ? AND u.id = ?`,
     )
     .get(claims.sid, claims.sub)
   if (!row || row.revokedAt != null) throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
+  assertCompanyOpen(deps, { id: row.companyId, status: row.companyStatus, dueDate: row.dueDate }, !!row.super)
   return {
+    kind: 'user',
     userId: row.id,
     companyId: row.companyId,
     profile: row.profile,
@@ -48,21 +55,23 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
 }
 
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!isAdmin(c.get('actor'))) throw new AppError('ERR_NO_PERMISSION', 'Only admins can do this')
+  if (!isAdminActor(c.get('actor'))) throw new AppError('ERR_NO_PERMISSION', 'Only admins can do this')
   await next()
 }
 
 /** Gates a route on one of the spec's permissions (the list the web uses too). */
 export function requirePermission(permission: Permission): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!can(c.get('actor'), permission))
+    const actor = c.get('actor')
+    if (actor.kind !== 'user' || !can(actor, permission))
       throw new AppError('ERR_NO_PERMISSION', `Missing permission ${permission}`)
     await next()
   }
 }
 
 export const requireSuper: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.get('actor').super)
+  const actor = c.get('actor')
+  if (actor.kind !== 'user' || !actor.super)
     throw new AppError('ERR_NO_PERMISSION', 'Only the platform administrator can do this')
   await next()
 }

@@ -16,4 +16,7 @@ export const pageQuery = type({
   'pageNumber?': type('string.integer.parse').to('1 <= number.integer <= 100000'),
 })
 
-export const idParam = type('string.integer.parse').to('1 <= number.integer <= 9007199254740991')
+/** A record id in a path: canonical decimal only (`7`, never `07`, `+7` or `7e0`), so one record has one name. */
+export const idParam = type(/^[1-9]\d{0,15}$/)
+  .pipe((s) => Number(s))
+  .to('1 <= number.integer <= 9007199254740991')

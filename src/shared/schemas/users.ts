@@ -35,6 +35,8 @@ export const updateUserBody = type({
   'email?': email,
   'profile?': "'admin' | 'user'",
   'password?': "'' | 5 <= string <= 50",
+  /** Required when users change their own password or e-mail. */
+  'currentPassword?': 'string <= 200',
 })
 
 export type CreateUserInput = typeof createUserBody.infer

@@ -1,7 +1,8 @@
 import { type Context, Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { loginBody } from '../../../shared/schemas/auth'
-import { authenticate, bearer, requireAuth } from '../../http/auth'
+import { userActor } from '../../context'
+import { authenticate, bearer, ctxOf, requireAuth } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { clientAddress, isHttps } from '../../http/request'
 import { parseBody } from '../../http/validate'
@@ -52,5 +53,5 @@ export function authRoutes(throttle: LoginThrottle) {
       deleteCookie(c, REFRESH_COOKIE, { path: '/api/auth' })
       return c.body(null, 204)
     })
-    .get('/me', requireAuth, (c) => c.json(me(c.get('deps'), c.get('actor').userId)))
+    .get('/me', requireAuth, (c) => c.json(me(c.get('deps'), userActor(ctxOf(c)).userId)))
 }

@@ -1,7 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import type { LoginResponse, SessionUser } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
-import { isoDate } from '../../clock'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
 import { companies, plans, type UserRow, userSessions, users } from '../../db/schema'
@@ -9,6 +8,7 @@ import { channel, rooms } from '../../realtime/rooms'
 import { toPlanDto } from '../plans/service'
 import { companySettings } from '../settings/service'
 import { userDto } from '../users/service'
+import { assertCompanyOpen } from './company-access'
 import type { LoginThrottle } from './throttle'
 import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_MS, signAccessToken } from './tokens'
 
@@ -42,16 +42,14 @@ export function sessionUser(deps: Deps, user: UserRow): SessionUser {
 }
 
 /** A company may be used while active and until the end of its due date. */
-function assertCompanyUsable(deps: Deps, companyId: number) {
-  const company = deps.db.select().from(companies).where(eq(companies.id, companyId)).get()
+function assertCompanyUsable(deps: Deps, user: UserRow) {
+  const company = deps.db
+    .select({ id: companies.id, status: companies.status, dueDate: companies.dueDate })
+    .from(companies)
+    .where(eq(companies.id, user.companyId))
+    .get()
   if (!company) throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password')
-  if (!company.status)
-    throw new AppError('ERR_COMPANY_INACTIVE', 'This company is inactive. Contact support.')
-  if (company.dueDate && company.dueDate < isoDate(deps.clock.now())) {
-    throw new AppError('ERR_SUBSCRIPTION_EXPIRED', `The subscription expired on ${company.dueDate}`, {
-      dueDate: company.dueDate,
-    })
-  }
+  assertCompanyOpen(deps, company, user.super)
 }
 
 async function issue(deps: Deps, user: UserRow, sessionId: string, refreshToken: string): Promise<Issued> {
@@ -70,20 +68,19 @@ export async function login(
   throttle: LoginThrottle,
   input: { email: string; password: string; address: string; userAgent?: string },
 ): Promise<Issued> {
-  const wait = throttle.retryAfter(input.address, input.email)
-  if (wait > 0) {
+  // Counted before the slow hash: parallel guesses each take a place, instead of all passing the check
+  // while the first ones are still hashing.
+  const attempt = throttle.reserve(input.address, input.email)
+  if ('retryAfter' in attempt) {
     throw new AppError('ERR_TOO_MANY_ATTEMPTS', 'Too many failed attempts. Try again later.', {
-      retryAfter: wait,
+      retryAfter: attempt.retryAfter,
     })
   }
   const user = deps.db.select().from(users).where(eq(users.email, input.email)).get()
   const valid = await Bun.password.verify(input.password, user?.passwordHash ?? (await dummyHash()))
-  if (!user || !valid) {
-    throttle.fail(input.address, input.email)
-    throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password')
-  }
-  throttle.succeed(input.address, input.email)
-  assertCompanyUsable(deps, user.companyId)
+  if (!user || !valid) throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password')
+  throttle.succeed(attempt.reservation)
+  assertCompanyUsable(deps, user)
 
   const sessionId = crypto.randomUUID()
   const refreshToken = newRefreshToken()
@@ -141,7 +138,7 @@ export async function refresh(deps: Deps, refreshToken: string | undefined): Pro
   }
   const user = deps.db.select().from(users).where(eq(users.id, session.userId)).get()
   if (!user) throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
-  assertCompanyUsable(deps, user.companyId)
+  assertCompanyUsable(deps, user)
   const rotated = newRefreshToken()
   deps.db
     .update(userSessions)
@@ -172,17 +169,21 @@ export function me(deps: Deps, userId: number): SessionUser {
   return sessionUser(deps, user)
 }
 
-/** Marks a user online (the client says so every 5 minutes) or offline when their last socket closes. */
+/**
+ * Marks a user online (their first socket opened, or the client's 5-minute userStatus) or offline (their last
+ * socket closed). Writes and publishes only when the flag changes: userStatus repeats what is already true
+ * almost always, and one write per frame let a single socket slow the whole server. `lastSeenAt` is therefore
+ * the time of the last change: when they came online, or when they left.
+ */
 export function setOnline(deps: Deps, userId: number, online: boolean) {
-  const user = deps.db.select().from(users).where(eq(users.id, userId)).get()
-  if (!user) return
-  const now = deps.clock.now()
-  const changed = user.online !== online
-  deps.db.update(users).set({ online, lastSeenAt: now }).where(eq(users.id, userId)).run()
-  if (changed) {
-    deps.hub.publish(rooms.company(user.companyId), channel(user.companyId, 'user'), {
+  transact(deps, (tx, events) => {
+    const user = tx.select().from(users).where(eq(users.id, userId)).get()
+    if (!user || user.online === online) return
+    const row = { ...user, online, lastSeenAt: deps.clock.now() }
+    tx.update(users).set({ online, lastSeenAt: row.lastSeenAt }).where(eq(users.id, userId)).run()
+    events.publish(rooms.company(user.companyId), channel(user.companyId, 'user'), {
       action: 'update',
-      user: userDto(deps.db, { ...user, online }),
+      user: userDto(tx, row),
     })
-  }
+  })
 }

@@ -1,6 +1,6 @@
 import { sign, verify } from 'hono/jwt'
 import { AppError } from '../../../shared/errors'
-import type { Actor, Deps } from '../../context'
+import type { Deps, UserActor } from '../../context'
 
 export const ACCESS_TOKEN_TTL_MS = 15 * 60 * 1000
 export const REFRESH_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000
@@ -9,7 +9,7 @@ export type AccessClaims = {
   sub: number
   cid: number
   sid: string
-  profile: Actor['profile']
+  profile: UserActor['profile']
   super: boolean
 }
 

@@ -18,10 +18,12 @@ export const companiesRoutes = new Hono<AppEnv>()
   .use(requireAuth, requireSuper)
   .get('/', (c) => c.json(listCompanies(ctxOf(c), parse(pageQuery, c.req.query()))))
   .get('/list', (c) => c.json(listAllCompanies(ctxOf(c))))
-  .get('/:id', (c) => c.json(getCompany(ctxOf(c), pathId(c))))
+  .get('/:id', (c) => c.json(getCompany(ctxOf(c), pathId(c, 'ERR_NO_COMPANY_FOUND'))))
   .post('/', async (c) => c.json(await createCompany(ctxOf(c), await parseBody(c, createCompanyBody)), 201))
-  .put('/:id', async (c) => c.json(updateCompany(ctxOf(c), pathId(c), await parseBody(c, updateCompanyBody))))
+  .put('/:id', async (c) =>
+    c.json(updateCompany(ctxOf(c), pathId(c, 'ERR_NO_COMPANY_FOUND'), await parseBody(c, updateCompanyBody))),
+  )
   .delete('/:id', (c) => {
-    deleteCompany(ctxOf(c), pathId(c))
+    deleteCompany(ctxOf(c), pathId(c, 'ERR_NO_COMPANY_FOUND'))
     return c.json({ message: 'Company deleted' })
   })

@@ -1,14 +1,13 @@
-import { asc, count, eq } from 'drizzle-orm'
+import { asc, count, eq, sql } from 'drizzle-orm'
 import type { CompanyDto, Paged } from '../../../shared/api'
-import { AppError } from '../../../shared/errors'
+import { AppError, fieldError } from '../../../shared/errors'
 import type { CreateCompanyInput, UpdateCompanyInput } from '../../../shared/schemas/companies'
-import { isoTime } from '../../clock'
+import { isoDate, isoTime } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
 import type { DB } from '../../db/client'
+import { pageCount, pageOf, pageWindow, preparedOnce } from '../../db/paging'
 import { type CompanyRow, companies, plans, users } from '../../db/schema'
-import { contains } from '../../db/search'
-import { fieldError } from '../../http/validate'
 import { getPlanRow } from '../plans/service'
 import { ensureDefaultSettings } from '../settings/service'
 import { hashPassword, insertUser } from '../users/service'
@@ -46,24 +45,34 @@ export function getCompanyRow(db: DB, companyId: number): CompanyRow {
   return row
 }
 
+/** Name contains the term, case-insensitive and literal; a null term matches every company. */
+const nameMatches = () =>
+  sql`(${sql.placeholder('term')} IS NULL OR instr(lower(${companies.name}), lower(${sql.placeholder('term')})) > 0)`
+
+const companiesPage = preparedOnce((db) =>
+  companiesWithPlans(db)
+    .where(nameMatches())
+    .orderBy(asc(companies.name))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(),
+)
+
+const companiesCount = preparedOnce((db) =>
+  db.select({ n: count() }).from(companies).where(nameMatches()).prepare(),
+)
+
 export function listCompanies(
   ctx: Ctx,
   query: { searchParam?: string; pageNumber?: number },
 ): Paged<'companies', CompanyDto> {
-  const page = query.pageNumber ?? 1
-  const term = query.searchParam?.trim()
-  const where = term ? contains(companies.name, term) : undefined
-  const total = ctx.db.select({ n: count() }).from(companies).where(where).get()?.n ?? 0
-  const rows = companiesWithPlans(ctx.db)
-    .where(where)
-    .orderBy(asc(companies.name))
-    .limit(COMPANIES_PAGE_SIZE)
-    .offset((page - 1) * COMPANIES_PAGE_SIZE)
-    .all()
+  const at = pageWindow(query.pageNumber, COMPANIES_PAGE_SIZE)
+  const term = query.searchParam?.trim() || null
+  const page = pageOf(companiesPage(ctx.db).all({ term, limit: at.limit, offset: at.offset }), at)
   return {
-    companies: rows.map((r) => toCompanyDto(r.company, r.plan)),
-    count: total,
-    hasMore: page * COMPANIES_PAGE_SIZE < total,
+    companies: page.rows.map((r) => toCompanyDto(r.company, r.plan)),
+    count: pageCount(page, () => companiesCount(ctx.db).get({ term })?.n ?? 0),
+    hasMore: page.hasMore,
   }
 }
 
@@ -115,17 +124,25 @@ export async function createCompany(ctx: Ctx, input: CreateCompanyInput): Promis
 }
 
 export function updateCompany(ctx: Ctx, companyId: number, input: UpdateCompanyInput): CompanyDto {
-  transact(ctx, (tx) => {
+  transact(ctx, (tx, events) => {
     getCompanyRow(tx, companyId)
     if (input.name) assertNameFree(tx, input.name, companyId)
     if (input.planId) getPlanRow(tx, input.planId)
     if (companyId === ctx.actor.companyId && input.status === false) {
       throw fieldError('status', 'The platform company cannot be deactivated')
     }
-    tx.update(companies)
+    const updated = tx
+      .update(companies)
       .set({ ...input, updatedAt: ctx.clock.now() })
       .where(eq(companies.id, companyId))
-      .run()
+      .returning()
+      .get()
+    // Requests of a closed company are refused from now on (http/auth.ts); its open sockets end here.
+    const expired = !!updated.dueDate && updated.dueDate < isoDate(ctx.clock.now())
+    if (companyId !== ctx.actor.companyId && (!updated.status || expired)) {
+      const reason = updated.status ? 'subscription expired' : 'company inactive'
+      events.afterCommit(() => ctx.hub.disconnectCompany(companyId, reason))
+    }
   })
   return getCompany(ctx, companyId)
 }

@@ -11,10 +11,12 @@ export const plansRoutes = new Hono<AppEnv>()
   .use(requireAuth, requireSuper)
   .get('/all', (c) => c.json(listPublicPlans(c.get('deps'))))
   .get('/', (c) => c.json(listPlans(ctxOf(c), parse(pageQuery, c.req.query()))))
-  .get('/:id', (c) => c.json(getPlan(ctxOf(c), pathId(c))))
+  .get('/:id', (c) => c.json(getPlan(ctxOf(c), pathId(c, 'ERR_NO_PLAN_FOUND'))))
   .post('/', async (c) => c.json(createPlan(ctxOf(c), await parseBody(c, planBody)), 201))
-  .put('/:id', async (c) => c.json(updatePlan(ctxOf(c), pathId(c), await parseBody(c, planBody))))
+  .put('/:id', async (c) =>
+    c.json(updatePlan(ctxOf(c), pathId(c, 'ERR_NO_PLAN_FOUND'), await parseBody(c, planBody))),
+  )
   .delete('/:id', (c) => {
-    deletePlan(ctxOf(c), pathId(c))
+    deletePlan(ctxOf(c), pathId(c, 'ERR_NO_PLAN_FOUND'))
     return c.json({ message: 'Plan deleted' })
   })

@@ -1,14 +1,13 @@
-import { asc, count, eq } from 'drizzle-orm'
+import { asc, count, eq, sql } from 'drizzle-orm'
 import type { Paged, PlanDto } from '../../../shared/api'
-import { AppError } from '../../../shared/errors'
+import { AppError, fieldError } from '../../../shared/errors'
 import type { PlanInput } from '../../../shared/schemas/companies'
 import { isoTime } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact } from '../../context'
 import type { DB } from '../../db/client'
+import { pageCount, pageOf, pageWindow, preparedOnce } from '../../db/paging'
 import { companies, type PlanRow, plans } from '../../db/schema'
-import { contains } from '../../db/search'
-import { fieldError } from '../../http/validate'
 
 export const PLANS_PAGE_SIZE = 20
 
@@ -28,23 +27,35 @@ export function listPublicPlans(deps: Deps): PlanDto[] {
   return deps.db.select().from(plans).orderBy(asc(plans.valueCents), asc(plans.name)).all().map(toPlanDto)
 }
 
+/** Name contains the term, case-insensitive and literal; a null term matches every plan. */
+const nameMatches = () =>
+  sql`(${sql.placeholder('term')} IS NULL OR instr(lower(${plans.name}), lower(${sql.placeholder('term')})) > 0)`
+
+const plansPage = preparedOnce((db) =>
+  db
+    .select()
+    .from(plans)
+    .where(nameMatches())
+    .orderBy(asc(plans.name))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(),
+)
+
+const plansCount = preparedOnce((db) => db.select({ n: count() }).from(plans).where(nameMatches()).prepare())
+
 export function listPlans(
   ctx: Ctx,
   query: { searchParam?: string; pageNumber?: number },
 ): Paged<'plans', PlanDto> {
-  const page = query.pageNumber ?? 1
-  const term = query.searchParam?.trim()
-  const where = term ? contains(plans.name, term) : undefined
-  const total = ctx.db.select({ n: count() }).from(plans).where(where).get()?.n ?? 0
-  const rows = ctx.db
-    .select()
-    .from(plans)
-    .where(where)
-    .orderBy(asc(plans.name))
-    .limit(PLANS_PAGE_SIZE)
-    .offset((page - 1) * PLANS_PAGE_SIZE)
-    .all()
-  return { plans: rows.map(toPlanDto), count: total, hasMore: page * PLANS_PAGE_SIZE < total }
+  const at = pageWindow(query.pageNumber, PLANS_PAGE_SIZE)
+  const term = query.searchParam?.trim() || null
+  const page = pageOf(plansPage(ctx.db).all({ term, limit: at.limit, offset: at.offset }), at)
+  return {
+    plans: page.rows.map(toPlanDto),
+    count: pageCount(page, () => plansCount(ctx.db).get({ term })?.n ?? 0),
+    hasMore: page.hasMore,
+  }
 }
 
 export function getPlan(ctx: Ctx, planId: number) {

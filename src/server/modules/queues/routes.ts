@@ -8,12 +8,12 @@ import { createQueue, deleteQueue, getQueue, listQueues, updateQueue } from './s
 export const queuesRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get('/', (c) => c.json(listQueues(ctxOf(c))))
-  .get('/:id', (c) => c.json(getQueue(ctxOf(c), pathId(c))))
+  .get('/:id', (c) => c.json(getQueue(ctxOf(c), pathId(c, 'ERR_NO_QUEUE_FOUND'))))
   .post('/', requireAdmin, async (c) => c.json(createQueue(ctxOf(c), await parseBody(c, queueBody)), 201))
   .put('/:id', requireAdmin, async (c) =>
-    c.json(updateQueue(ctxOf(c), pathId(c), await parseBody(c, queueBody))),
+    c.json(updateQueue(ctxOf(c), pathId(c, 'ERR_NO_QUEUE_FOUND'), await parseBody(c, queueBody))),
   )
   .delete('/:id', requireAdmin, (c) => {
-    deleteQueue(ctxOf(c), pathId(c))
+    deleteQueue(ctxOf(c), pathId(c, 'ERR_NO_QUEUE_FOUND'))
     return c.json({ message: 'Queue deleted' })
   })

@@ -1,14 +1,14 @@
-import { and, asc, count, eq } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import type { QueueDto } from '../../../shared/api'
-import { AppError } from '../../../shared/errors'
+import { AppError, fieldError } from '../../../shared/errors'
 import type { QueueInput } from '../../../shared/schemas/queues'
 import { isoTime } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
 import type { DB } from '../../db/client'
-import { companies, plans, type QueueRow, queues, userQueues } from '../../db/schema'
-import { fieldError } from '../../http/validate'
+import { type QueueRow, queues, userQueues } from '../../db/schema'
 import { channel, rooms } from '../../realtime/rooms'
+import { assertWithinPlanLimit } from '../plans/limits'
 import { roomsOfUser } from '../users/service'
 
 export function toQueueDto(row: QueueRow): QueueDto {
@@ -62,19 +62,6 @@ function assertUnique(db: DB, companyId: number, input: QueueInput, exceptId?: n
   }
 }
 
-function assertWithinQueueLimit(db: DB, companyId: number) {
-  const limit = db
-    .select({ queues: plans.queues })
-    .from(companies)
-    .innerJoin(plans, eq(plans.id, companies.planId))
-    .where(eq(companies.id, companyId))
-    .get()?.queues
-  if (!limit) return
-  const current = db.select({ n: count() }).from(queues).where(eq(queues.companyId, companyId)).get()?.n ?? 0
-  if (current >= limit)
-    throw new AppError('ERR_QUEUE_LIMIT_REACHED', `The company's plan allows ${limit} queues`, { limit })
-}
-
 function columns(input: QueueInput) {
   return {
     name: input.name,
@@ -88,7 +75,7 @@ function columns(input: QueueInput) {
 export function createQueue(ctx: Ctx, input: QueueInput): QueueDto {
   const { companyId } = ctx.actor
   return transact(ctx, (tx, events) => {
-    assertWithinQueueLimit(tx, companyId)
+    assertWithinPlanLimit(ctx, 'queues', tx)
     assertUnique(tx, companyId, input)
     const now = ctx.clock.now()
     const row = tx

@@ -1,12 +1,11 @@
 import { and, eq } from 'drizzle-orm'
 import type { SettingItem } from '../../../shared/api'
-import { AppError } from '../../../shared/errors'
+import { AppError, fieldError } from '../../../shared/errors'
 import { defaultSettings, isSettingKey, SETTING_KEYS, SETTINGS } from '../../../shared/settings'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
 import type { DB } from '../../db/client'
 import { settings } from '../../db/schema'
-import { fieldError } from '../../http/validate'
 import { channel, rooms } from '../../realtime/rooms'
 
 /** Writes any missing setting of the catalogue with its default; run for every new company. */

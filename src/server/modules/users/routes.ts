@@ -10,12 +10,14 @@ export const usersRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get('/', requireAdmin, (c) => c.json(listUsers(ctxOf(c), parse(pageQuery, c.req.query()))))
   .get('/list', (c) => c.json(listAllUsers(ctxOf(c))))
-  .get('/:id', (c) => c.json(getUser(ctxOf(c), pathId(c))))
+  .get('/:id', (c) => c.json(getUser(ctxOf(c), pathId(c, 'ERR_NO_USER_FOUND'))))
   .post('/', requireAdmin, async (c) =>
     c.json(await createUser(ctxOf(c), await parseBody(c, createUserBody)), 201),
   )
-  .put('/:id', async (c) => c.json(await updateUser(ctxOf(c), pathId(c), await parseBody(c, updateUserBody))))
+  .put('/:id', async (c) =>
+    c.json(await updateUser(ctxOf(c), pathId(c, 'ERR_NO_USER_FOUND'), await parseBody(c, updateUserBody))),
+  )
   .delete('/:id', requireAdmin, (c) => {
-    deleteUser(ctxOf(c), pathId(c))
+    deleteUser(ctxOf(c), pathId(c, 'ERR_NO_USER_FOUND'))
     return c.json({ message: 'User deleted' })
   })

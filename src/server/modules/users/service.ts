@@ -1,25 +1,17 @@
-import { and, asc, count, eq, inArray, or } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm'
 import type { Paged, UserDto } from '../../../shared/api'
-import { AppError } from '../../../shared/errors'
+import { AppError, fieldError } from '../../../shared/errors'
 import { isAdmin } from '../../../shared/permissions'
 import type { CreateUserInput, UpdateUserInput } from '../../../shared/schemas/users'
-import type { Ctx, Deps } from '../../context'
-import { transact } from '../../context'
+import type { Ctx, Deps, UserActor } from '../../context'
+import { transact, userActor } from '../../context'
 import type { DB } from '../../db/client'
-import {
-  companies,
-  plans,
-  queues,
-  type UserRow,
-  userQueues,
-  userSessions,
-  users,
-  whatsapps,
-} from '../../db/schema'
-import { contains } from '../../db/search'
-import { fieldError } from '../../http/validate'
+import { pageCount, pageOf, pageWindow, preparedOnce } from '../../db/paging'
+import { queues, type UserRow, userQueues, userSessions, users, whatsapps } from '../../db/schema'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
+import { assertCurrentPassword } from '../auth/current-password'
+import { assertWithinPlanLimit } from '../plans/limits'
 import { queuesOfUsers, toUserDto } from './dto'
 
 export const USERS_PAGE_SIZE = 20
@@ -61,33 +53,45 @@ export function roomsOfUser(db: DB, userId: number): string[] {
   return list
 }
 
+/** `name or e-mail contains term`, case-insensitive, literal (no wildcards); a null term matches all. */
+function usersWhere(): SQL | undefined {
+  const term = sql.placeholder('term')
+  return and(
+    eq(users.companyId, sql.placeholder('companyId')),
+    sql`(${term} IS NULL OR instr(lower(${users.name}), lower(${term})) > 0
+         OR instr(lower(${users.email}), lower(${term})) > 0)`,
+  )
+}
+
+/** The users page: prepared once per database, the example hot lists follow (see db/paging.ts). */
+const usersPage = preparedOnce((db) =>
+  db
+    .select()
+    .from(users)
+    .where(usersWhere())
+    .orderBy(asc(users.name), asc(users.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(),
+)
+
+const usersCount = preparedOnce((db) => db.select({ n: count() }).from(users).where(usersWhere()).prepare())
+
 export function listUsers(
   ctx: Ctx,
   query: { searchParam?: string; pageNumber?: number },
 ): Paged<'users', UserDto> {
-  const page = query.pageNumber ?? 1
-  const term = query.searchParam?.trim().toLowerCase()
-  const where = and(
-    eq(users.companyId, ctx.actor.companyId),
-    term ? or(contains(users.name, term), contains(users.email, term)) : undefined,
-  )
-  const total = ctx.db.select({ n: count() }).from(users).where(where).get()?.n ?? 0
-  const rows = ctx.db
-    .select()
-    .from(users)
-    .where(where)
-    .orderBy(asc(users.name), asc(users.id))
-    .limit(USERS_PAGE_SIZE)
-    .offset((page - 1) * USERS_PAGE_SIZE)
-    .all()
+  const at = pageWindow(query.pageNumber, USERS_PAGE_SIZE)
+  const filter = { companyId: ctx.actor.companyId, term: query.searchParam?.trim() || null }
+  const page = pageOf(usersPage(ctx.db).all({ ...filter, limit: at.limit, offset: at.offset }), at)
   const queueRefs = queuesOfUsers(
     ctx.db,
-    rows.map((r) => r.id),
+    page.rows.map((r) => r.id),
   )
   return {
-    users: rows.map((r) => toUserDto(r, queueRefs.get(r.id) ?? [])),
-    count: total,
-    hasMore: page * USERS_PAGE_SIZE < total,
+    users: page.rows.map((r) => toUserDto(r, queueRefs.get(r.id) ?? [])),
+    count: pageCount(page, () => usersCount(ctx.db).get(filter)?.n ?? 0),
+    hasMore: page.hasMore,
   }
 }
 
@@ -106,7 +110,8 @@ export function listAllUsers(ctx: Ctx): UserDto[] {
 }
 
 export function getUser(ctx: Ctx, userId: number): UserDto {
-  if (!isAdmin(ctx.actor) && userId !== ctx.actor.userId)
+  const actor = userActor(ctx)
+  if (!isAdmin(actor) && userId !== actor.userId)
     throw new AppError('ERR_NO_PERMISSION', 'Only admins can see other users')
   return userDto(ctx.db, getUserRowInCompany(ctx.db, ctx.actor.companyId, userId))
 }
@@ -127,20 +132,6 @@ function assertQueuesInCompany(db: DB, companyId: number, queueIds: number[]) {
     .all()
   if (found.length !== unique.length) throw fieldError('queueIds', 'Unknown queue')
   return unique
-}
-
-function assertWithinUserLimit(db: DB, companyId: number) {
-  const limit = db
-    .select({ users: plans.users })
-    .from(companies)
-    .innerJoin(plans, eq(plans.id, companies.planId))
-    .where(eq(companies.id, companyId))
-    .get()?.users
-  if (!limit) return
-  const current = db.select({ n: count() }).from(users).where(eq(users.companyId, companyId)).get()?.n ?? 0
-  if (current >= limit) {
-    throw new AppError('ERR_USER_LIMIT_REACHED', `The company's plan allows ${limit} users`, { limit })
-  }
 }
 
 /** The default connection must be one of the company's own. */
@@ -189,7 +180,7 @@ export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<User
   const passwordHash = await hashPassword(input.password)
   const { password: _password, ...fields } = input
   return transact(ctx, (tx, events) => {
-    assertWithinUserLimit(tx, ctx.actor.companyId)
+    assertWithinPlanLimit(ctx, 'users', tx)
     assertEmailFree(tx, input.email)
     const queueIds = assertQueuesInCompany(tx, ctx.actor.companyId, input.queueIds ?? [])
     const row = insertUser(tx, ctx.actor.companyId, { ...fields, queueIds, passwordHash }, ctx.clock.now())
@@ -199,15 +190,49 @@ export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<User
   })
 }
 
+/** Super users are the platform's administrators: only another super user may change or remove one. */
+function assertMayManage(actor: UserActor, target: UserRow) {
+  if (target.super && !actor.super)
+    throw new AppError('ERR_NO_PERMISSION', 'Only a super user can change or delete a super user')
+}
+
+function assertAnotherSuper(db: DB, exceptUserId: number) {
+  const other = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.super, true), ne(users.id, exceptUserId)))
+    .get()
+  if (!other) throw new AppError('ERR_LAST_SUPER_USER', 'The platform needs at least one super user')
+}
+
+/**
+ * Ends a user's sessions after their password changed, except the one that changed it: whoever knew the
+ * old password is signed out everywhere else.
+ */
+function endOtherSessions(ctx: Ctx, tx: DB, events: EventBuffer, userId: number, keep: string | null) {
+  const open = and(
+    eq(userSessions.userId, userId),
+    isNull(userSessions.revokedAt),
+    keep ? ne(userSessions.id, keep) : undefined,
+  )
+  const ended = tx.select({ id: userSessions.id }).from(userSessions).where(open).all()
+  if (ended.length === 0) return
+  tx.update(userSessions).set({ revokedAt: ctx.clock.now() }).where(open).run()
+  events.afterCommit(() => {
+    for (const { id } of ended) ctx.hub.disconnectSession(id, 'password changed')
+  })
+}
+
 export async function updateUser(ctx: Ctx, userId: number, input: UpdateUserInput): Promise<UserDto> {
-  const current = getUserRowInCompany(ctx.db, ctx.actor.companyId, userId)
-  const admin = isAdmin(ctx.actor)
+  const actor = userActor(ctx)
+  const current = getUserRowInCompany(ctx.db, actor.companyId, userId)
+  const admin = isAdmin(actor)
+  const self = userId === actor.userId
   if (!admin) {
-    if (userId !== ctx.actor.userId)
-      throw new AppError('ERR_NO_PERMISSION', 'You can only edit your own profile')
+    if (!self) throw new AppError('ERR_NO_PERMISSION', 'You can only edit your own profile')
     const currentQueues = (queuesOfUsers(ctx.db, [userId]).get(userId) ?? []).map((q) => q.id).sort()
     for (const [key, value] of Object.entries(input)) {
-      if (SELF_EDITABLE.has(key) || value === undefined) continue
+      if (SELF_EDITABLE.has(key) || key === 'currentPassword' || value === undefined) continue
       const unchanged =
         key === 'queueIds'
           ? JSON.stringify([...(value as number[])].sort()) === JSON.stringify(currentQueues)
@@ -215,20 +240,27 @@ export async function updateUser(ctx: Ctx, userId: number, input: UpdateUserInpu
       if (!unchanged) throw new AppError('ERR_NO_PERMISSION', `Only admins can change ${key}`, { field: key })
     }
   }
-  if (input.whatsappId !== undefined) assertConnection(ctx.db, ctx.actor.companyId, input.whatsappId)
-  const passwordHash = input.password ? await hashPassword(input.password) : undefined
-  const { password: _password, queueIds, ...fields } = input
+  assertMayManage(actor, current)
+  const changesPassword = !!input.password
+  if (self && (changesPassword || (input.email !== undefined && input.email !== current.email)))
+    await assertCurrentPassword(ctx, actor, current, input.currentPassword)
+  if (input.whatsappId !== undefined) assertConnection(ctx.db, actor.companyId, input.whatsappId)
+  const passwordHash = changesPassword ? await hashPassword(input.password!) : undefined
+  const { password: _password, currentPassword: _current, queueIds, ...fields } = input
   return transact(ctx, (tx, events) => {
     if (fields.email && fields.email !== current.email) assertEmailFree(tx, fields.email, userId)
-    if (admin && current.profile === 'admin' && fields.profile === 'user')
-      assertAnotherAdmin(tx, ctx.actor.companyId, userId)
+    if (admin && current.profile === 'admin' && fields.profile === 'user') {
+      if (current.super) assertAnotherSuper(tx, userId)
+      assertAnotherAdmin(tx, actor.companyId, userId)
+    }
     const patch = admin ? fields : pick(fields, SELF_EDITABLE)
     tx.update(users)
       .set({ ...patch, ...(passwordHash ? { passwordHash } : {}), updatedAt: ctx.clock.now() })
       .where(eq(users.id, userId))
       .run()
-    if (admin && queueIds) setUserQueues(tx, userId, assertQueuesInCompany(tx, ctx.actor.companyId, queueIds))
-    const dto = userDto(tx, getUserRowInCompany(tx, ctx.actor.companyId, userId))
+    if (admin && queueIds) setUserQueues(tx, userId, assertQueuesInCompany(tx, actor.companyId, queueIds))
+    if (passwordHash) endOtherSessions(ctx, tx, events, userId, self ? actor.sessionId : null)
+    const dto = userDto(tx, getUserRowInCompany(tx, actor.companyId, userId))
     publishUser(ctx, events, dto, 'update')
     return dto
   })
@@ -245,10 +277,13 @@ function assertAnotherAdmin(db: DB, companyId: number, exceptUserId: number) {
 }
 
 export function deleteUser(ctx: Ctx, userId: number) {
-  if (userId === ctx.actor.userId) throw new AppError('ERR_CANNOT_DELETE_SELF', 'You cannot delete yourself')
+  const actor = userActor(ctx)
+  if (userId === actor.userId) throw new AppError('ERR_CANNOT_DELETE_SELF', 'You cannot delete yourself')
   transact(ctx, (tx, events) => {
-    const row = getUserRowInCompany(tx, ctx.actor.companyId, userId)
-    if (row.profile === 'admin') assertAnotherAdmin(tx, ctx.actor.companyId, userId)
+    const row = getUserRowInCompany(tx, actor.companyId, userId)
+    assertMayManage(actor, row)
+    if (row.super) assertAnotherSuper(tx, userId)
+    if (row.profile === 'admin') assertAnotherAdmin(tx, actor.companyId, userId)
     tx.delete(users).where(eq(users.id, userId)).run()
     events.publish(rooms.company(row.companyId), channel(row.companyId, 'user'), { action: 'delete', userId })
     events.afterCommit(() => ctx.hub.disconnectUser(userId, 'user deleted'))

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { createHarness } from '../../test/harness'
+import { createHarness, PASSWORD } from '../../test/harness'
 
 const attendant = (extra: Record<string, unknown> = {}) => ({
   name: 'Joana Lima',
@@ -130,6 +130,7 @@ describe('users', () => {
       name: 'Novo Nome',
       defaultTheme: 'dark',
       password: 'nova-senha',
+      currentPassword: PASSWORD,
     })
     expect(own.status).toBe(200)
     expect(own.body).toMatchObject({ name: 'Novo Nome', defaultTheme: 'dark' })
@@ -213,7 +214,12 @@ describe('users', () => {
     }
     const list = await admin.get('/users/')
     expect(list.body.users.every((u: { companyId: number }) => u.companyId === h.a.id)).toBe(true)
-    expect((await admin.get('/users/abc')).status).toBe(400)
+    // An id spelled any other way than canonical decimal is a user that does not exist.
+    for (const id of ['abc', '0', '00001', '+1', '%201', '1e0', '0x1', `${h.a.attendantId}.0`]) {
+      const res = await admin.get(`/users/${id}`)
+      expect(res.status).toBe(404)
+      expect(res.body.error).toBe('ERR_NO_USER_FOUND')
+    }
   })
 })
 
