@@ -3,13 +3,6 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Server, ServerWebSocket } from 'bun'
-import {
-  applySnapshot,
-  followPairing,
-  initialPairState,
-  newerThan,
-  type PairState,
-} from './commands/connection'
 import { EXIT } from './exit-codes'
 import {
   OperatorClient,
@@ -19,6 +12,7 @@ import {
   type SessionSnapshot,
   sessionOfFrame,
 } from './operator-client'
+import { applySnapshot, followPairing, initialPairState, newerThan, type PairState } from './pairing'
 
 const TOKEN = 'test-operator-token'
 const REPO = join(import.meta.dir, '..', '..')
@@ -78,6 +72,7 @@ class FakeOperatorServer {
       companyName: 'Padaria Estrela',
       provider: 'sandbox',
       status: 'DISCONNECTED',
+      statusReason: null,
       number: null,
       isDefault: false,
       retries: 0,
@@ -366,6 +361,7 @@ describe('applySnapshot', () => {
       companyName: 'x',
       provider: 'sandbox',
       status,
+      statusReason: null,
       number: null,
       isDefault: false,
       retries: 0,
@@ -556,7 +552,13 @@ describe('balcao connection (the command, as a child process)', () => {
       ['qrcode', 'QR-2'],
       ['CONNECTED', ''],
     ])
-    expect(Object.keys(events[1]).sort()).toEqual(['expirationTime', 'pairingCode', 'qrcode', 'status'])
+    expect(Object.keys(events[1]).sort()).toEqual([
+      'expirationTime',
+      'pairingCode',
+      'qrcode',
+      'status',
+      'statusReason',
+    ])
   })
 
   test('pair exits 6 on TIMEOUT', async () => {

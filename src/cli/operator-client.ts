@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { SessionStatus } from '../server/channels/types'
+import type { ConnectionStatus, ConnectionStatusReason } from '../shared/connection-status'
 import { AppError, isErrorCode } from '../shared/errors'
 import { EXIT, exitCodeOf } from './exit-codes'
 
@@ -18,7 +18,9 @@ export type OperatorConnection = {
   companyId: number
   companyName: string
   provider: 'beta' | 'sandbox'
-  status: SessionStatus
+  status: ConnectionStatus
+  /** Why it is not connected (no_network, logged_out, ...); null when nothing went wrong. */
+  statusReason: ConnectionStatusReason | null
   number: string | null
   isDefault: boolean
   retries: number
@@ -36,7 +38,15 @@ export type OperatorConnectionDetail = OperatorConnection & {
 /** What a live `company-{id}-whatsappSession` frame says about one connection. */
 export type SessionSnapshot = Pick<
   OperatorConnectionDetail,
-  'id' | 'name' | 'status' | 'qrcode' | 'pairingCode' | 'expirationTime' | 'retries' | 'number'
+  | 'id'
+  | 'name'
+  | 'status'
+  | 'statusReason'
+  | 'qrcode'
+  | 'pairingCode'
+  | 'expirationTime'
+  | 'retries'
+  | 'number'
 > & { updatedAt?: string }
 
 /** A failure talking to the server, with the exit code the CLI ends with. */
@@ -144,6 +154,8 @@ export function sessionOfFrame(text: string, id: number): SessionSnapshot | unde
   } catch {
     return undefined
   }
+  // JSON.parse also answers null, numbers and arrays.
+  if (!frame || typeof frame !== 'object') return undefined
   if (typeof frame.event !== 'string' || !/^company-\d+-whatsappSession$/.test(frame.event)) return undefined
   const session = frame.data?.session
   if (frame.data?.action !== 'update' || !session || session.id !== id) return undefined
@@ -155,6 +167,7 @@ export function snapshotOf(c: SessionSnapshot): SessionSnapshot {
     id: c.id,
     name: c.name,
     status: c.status,
+    statusReason: c.statusReason ?? null,
     qrcode: c.qrcode ?? '',
     pairingCode: c.pairingCode ?? null,
     expirationTime: c.expirationTime ?? null,

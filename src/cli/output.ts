@@ -1,5 +1,6 @@
 import { AppError } from '../shared/errors'
 import { exitCodeOf } from './exit-codes'
+import type { ResultView } from './ui/result'
 
 /** JSON when asked, or when stdout is not a terminal; otherwise a screen drawn with Ink. */
 export function wantsJson(options: { json?: boolean }) {
@@ -11,12 +12,8 @@ export function canPrompt() {
   return !!process.stdin.isTTY && !!process.stdout.isTTY && !process.env.CI
 }
 
-export type ResultView = {
-  title: string
-  rows: [string, string][]
-  tone?: 'success' | 'warning' | 'info'
-  note?: string
-}
+// Type-only: the Ink screen itself loads when a result is drawn.
+export type { ResultView } from './ui/result'
 
 export async function printResult(options: { json?: boolean }, data: unknown, view: ResultView) {
   if (wantsJson(options)) {

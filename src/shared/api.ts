@@ -2,6 +2,7 @@
  * Shapes of the API's answers, shared by the server (which builds them) and the web (which reads them).
  * Field names follow the spec: they are the contract with existing clients.
  */
+import type { ConnectionStatus, ConnectionStatusReason } from './connection-status'
 import type { Profile } from './permissions'
 import type { PlanFlags, Recurrence } from './plans'
 
@@ -93,13 +94,10 @@ export type QueueDto = {
 
 export type Paged<K extends string, T> = { [key in K]: T[] } & { count: number; hasMore: boolean }
 
-/** Frames on the live socket at /api/ws: every frame is `{ event, data }`. */
-export type LiveFrame<T = unknown> = { event: string; data: T }
-
 /** `sandbox`: the server runs the simulated WhatsApp network (`--sandbox`). */
 export type HealthResponse = { status: 'ok'; version: string; uptimeMs: number; sandbox: boolean }
 
-export type ConnectionStatus = 'qrcode' | 'OPENING' | 'PAIRING' | 'CONNECTED' | 'DISCONNECTED' | 'TIMEOUT'
+export type { ConnectionStatus, ConnectionStatusReason } from './connection-status'
 
 /** A connection (the spec's "whatsapp"). `token` and `qrcode` are only shown to admins. */
 export type WhatsappDto = {
@@ -109,6 +107,8 @@ export type WhatsappDto = {
   provider: 'beta' | 'sandbox'
   channel: string
   status: ConnectionStatus
+  /** Why it is not connected (see CONNECTION_STATUS_REASONS); null when nothing went wrong. */
+  statusReason: ConnectionStatusReason | null
   qrcode: string
   pairingCode: string | null
   /** Epoch ms when the QR code (or pairing code) expires. */
@@ -148,6 +148,7 @@ export type SessionUpdate = {
   id: number
   name: string
   status: ConnectionStatus
+  statusReason: ConnectionStatusReason | null
   qrcode: string
   pairingCode: string | null
   expirationTime: number | null

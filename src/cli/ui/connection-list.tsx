@@ -1,5 +1,21 @@
 import { Box, render, Text } from 'ink'
+import type { ConnectionStatusReason } from '../../shared/connection-status'
 import type { OperatorConnection } from '../operator-client'
+
+const REASONS: Record<ConnectionStatusReason, string> = {
+  no_network: 'WhatsApp cannot be reached from this server (network)',
+  unavailable: 'WhatsApp answered with an error',
+  logged_out: 'unlinked from the phone: pair again',
+  banned: 'WhatsApp refused this number (banned or restricted)',
+  replaced: 'another client opened this session',
+  incompatible: "the phone's WhatsApp cannot link this device",
+  qr_timeout: 'nobody scanned the QR code in time',
+}
+
+/** Why a connection is not connected, in words; '' when nothing went wrong. */
+export function reasonText(reason: ConnectionStatusReason | null | undefined) {
+  return reason ? (REASONS[reason] ?? reason) : ''
+}
 
 /** Green when connected, amber while starting or waiting for the phone, red when down; grey for anything else. */
 export function statusColor(status: string): 'green' | 'yellow' | 'red' | 'gray' {
@@ -23,7 +39,7 @@ export function connectionCells(c: OperatorConnection): string[] {
     clip(c.companyName),
     clip(c.name),
     c.provider,
-    c.status,
+    c.statusReason ? `${c.status} (${c.statusReason})` : c.status,
     c.number ?? '-',
     c.isDefault ? '✓' : '',
   ]

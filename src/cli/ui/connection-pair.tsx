@@ -1,6 +1,6 @@
 import { Box, render, Text } from 'ink'
-import type { PairState } from '../commands/connection'
-import { statusColor } from './connection-list'
+import type { PairState } from '../pairing'
+import { reasonText, statusColor } from './connection-list'
 
 /** Time left until `expirationTime` as mm:ss, 'Expirado' once it has passed, '' when there is no deadline. */
 export function formatCountdown(expirationTime: number | null, now: number) {
@@ -137,6 +137,7 @@ export function PairScreen({ id, phone, timeoutSeconds, state, qrText, now }: Pa
           Status: <Text color={statusColor(session.status)}>{session.status}</Text>
           {session.retries > 0 ? <Text dimColor> (attempt {session.retries + 1})</Text> : null}
         </Text>
+        {session.statusReason ? <Text color="yellow">{reasonText(session.statusReason)}</Text> : null}
         <Box marginTop={1}>
           {state.outcome ? (
             <Outcome state={state} timeoutSeconds={timeoutSeconds} />

@@ -2,8 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { EventEmitter } from 'node:events'
 import { render } from 'ink'
 import type { ReactNode } from 'react'
-import type { PairState } from '../commands/connection'
 import type { OperatorConnection, OperatorConnectionDetail } from '../operator-client'
+import type { PairState } from '../pairing'
 import { ConnectionTable, statusColor } from './connection-list'
 import { formatCountdown, mountPairScreen, PairScreen, spacedCode } from './connection-pair'
 
@@ -37,6 +37,7 @@ const base: OperatorConnection = {
   companyName: 'Padaria Estrela',
   provider: 'sandbox',
   status: 'qrcode',
+  statusReason: null,
   number: null,
   isDefault: true,
   retries: 0,

@@ -1,5 +1,12 @@
 import { Box, render, Text } from 'ink'
-import type { ResultView } from '../output'
+
+/** What a command shows on a terminal: a titled box of label/value rows. */
+export type ResultView = {
+  title: string
+  rows: [string, string][]
+  tone?: 'success' | 'warning' | 'info'
+  note?: string
+}
 
 const TONES = { success: 'green', warning: 'yellow', info: 'cyan' } as const
 

@@ -8,13 +8,7 @@ import { describe, expect, test } from 'bun:test'
 import { initAuthCreds } from '@whiskeysockets/baileys'
 import { ManualClock } from '../clock'
 import { silentLogger } from '../logger'
-import {
-  downloadFromFake,
-  type FakeSocket,
-  FakeTimers,
-  fakeSocketFactory,
-  settle,
-} from './baileys/fake-socket'
+import { downloadFromFake, type FakeSocket, fakeSocketFactory, settle } from './baileys/fake-socket'
 import { type AuthHandle, BaileysChannelSession } from './baileys/session'
 import { lidOf } from './sandbox/identities'
 import { connectedSession, createTestNetwork } from './sandbox/testing'
@@ -46,7 +40,7 @@ type Driver = {
 }
 
 async function sandboxDriver(): Promise<Driver> {
-  const { network, timers, clock } = createTestNetwork()
+  const { network, clock } = createTestNetwork()
   const { session, events } = await connectedSession(network)
   const inject = (input: Record<string, unknown>) => network.inject(1, { from: MARIA, ...input })
   return {
@@ -67,14 +61,13 @@ async function sandboxDriver(): Promise<Driver> {
       await inject({ delete: { id } })
     },
     async receipts(_ref, sentAt) {
-      await timers.advance(sentAt + 2_000 - clock.now())
+      await clock.tick(sentAt + 2_000 - clock.now())
     },
   }
 }
 
 async function baileysDriver(): Promise<Driver> {
   const clock = new ManualClock()
-  const timers = new FakeTimers(clock)
   const fake = fakeSocketFactory({ auto: true, mePhone: ME, meLid: ME_LID, now: () => clock.now() })
   const creds = initAuthCreds()
   creds.me = { id: `${ME}:1@s.whatsapp.net`, lid: ME_LID, name: 'Loja' }
@@ -89,7 +82,6 @@ async function baileysDriver(): Promise<Driver> {
     companyId: 1,
     log: silentLogger,
     clock,
-    timers,
     authState: async () => auth,
     socketFactory: fake.factory,
     downloadMedia: (msg, sock) => downloadFromFake(sock as FakeSocket, msg),

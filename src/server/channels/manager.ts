@@ -1,8 +1,13 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import type { SessionUpdate } from '../../shared/api'
+import type { ConnectionStatus, ConnectionStatusReason } from '../../shared/connection-status'
 import { AppError } from '../../shared/errors'
-import type { Deps } from '../context'
+import type { CompanyEvents } from '../../shared/live'
+import type { Clock } from '../clock'
+import type { DB } from '../db/client'
 import { type WhatsappRow, whatsapps } from '../db/schema'
+import type { Logger } from '../logger'
+import type { Hub } from '../realtime/hub'
 import { channel, rooms } from '../realtime/rooms'
 import type {
   ChannelEvent,
@@ -12,8 +17,10 @@ import type {
   MsgRef,
   OutboundContent,
   SendOptions,
-  SessionStatus,
 } from './types'
+
+/** What the manager needs of the server (declared here, not taken from Deps, which holds the manager). */
+export type ChannelManagerDeps = { db: DB; hub: Hub; clock: Clock; log: Logger }
 
 /** Where the domain events of every session go: the inbox consumes messages, acks, edits, deletes, reactions. */
 export type ChannelSink = (
@@ -24,7 +31,17 @@ export type ChannelSink = (
 type ProviderMap = Partial<Record<WhatsappRow['provider'], ChannelProvider>>
 
 /** Statuses after which a restarted server brings the session back by itself. */
-const RESUMABLE: SessionStatus[] = ['CONNECTED', 'OPENING', 'PAIRING']
+const RESUMABLE: ConnectionStatus[] = ['CONNECTED', 'OPENING', 'PAIRING']
+/** Causes a session gives up on that may have passed by the next boot: it tries again then. */
+const PASSING: ConnectionStatusReason[] = ['no_network', 'unavailable']
+
+function resumable(row: WhatsappRow) {
+  if (RESUMABLE.includes(row.status)) return true
+  return row.status === 'DISCONNECTED' && !!row.statusReason && PASSING.includes(row.statusReason)
+}
+
+/** Session states in which a start request begins again (a fresh socket, a fresh QR code) instead of waiting. */
+const STARTING_OVER: ConnectionStatus[] = ['OPENING', 'qrcode', 'PAIRING']
 
 /**
  * Holds one session per started connection: starts them at boot, stops them at shutdown, keeps the
@@ -42,7 +59,7 @@ export class ChannelManager {
    * listening, when the first session starts.
    */
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'hub' | 'clock' | 'log'>,
+    private readonly deps: ChannelManagerDeps,
     private readonly loadProviders: ProviderMap | (() => Promise<ProviderMap>),
   ) {}
 
@@ -65,7 +82,7 @@ export class ChannelManager {
   /** Boot: sessions that were working come back; QR codes of the previous run are void. */
   async startAll(staggerMs = 200) {
     const rows = this.deps.db.select().from(whatsapps).all()
-    const stale = rows.filter((r) => !RESUMABLE.includes(r.status) && (r.qrcode || r.status === 'qrcode'))
+    const stale = rows.filter((r) => !resumable(r) && (r.qrcode || r.status === 'qrcode'))
     if (stale.length) {
       this.deps.db
         .update(whatsapps)
@@ -78,7 +95,7 @@ export class ChannelManager {
         )
         .run()
     }
-    for (const row of rows.filter((r) => RESUMABLE.includes(r.status))) {
+    for (const row of rows.filter(resumable)) {
       await this.start(row).catch((err: Error) =>
         this.deps.log.error('session failed to start', { connectionId: row.id, error: err.message }),
       )
@@ -86,6 +103,11 @@ export class ChannelManager {
     }
   }
 
+  /**
+   * Starts the connection's session. A connected session is left alone; one still opening, retrying or waiting
+   * for a scan starts over, so the person who asked sees a fresh QR code as after a restart; a stopped one
+   * (DISCONNECTED, TIMEOUT, whatever the reason) tries again.
+   */
   async start(row: WhatsappRow, options: { pairingPhone?: string } = {}) {
     const provider = await this.provider(row.provider)
     if (!provider)
@@ -93,6 +115,9 @@ export class ChannelManager {
         'ERR_WAPP_NOT_INITIALIZED',
         `The ${row.provider} provider is not enabled on this server`,
       )
+    const current = this.sessions.get(row.id)?.session.status
+    if (current === 'CONNECTED' && !options.pairingPhone) return
+    if (current && STARTING_OVER.includes(current)) await this.stop(row.id)
     let entry = this.sessions.get(row.id)
     if (!entry) {
       const session = provider({ id: row.id, companyId: row.companyId, name: row.name })
@@ -100,7 +125,14 @@ export class ChannelManager {
       entry = { session, unsubscribe }
       this.sessions.set(row.id, entry)
     }
-    this.update(row.id, { status: 'OPENING', qrcode: '', pairingCode: null, expirationTime: null })
+    this.update(row.id, {
+      status: 'OPENING',
+      statusReason: null,
+      retries: 0,
+      qrcode: '',
+      pairingCode: null,
+      expirationTime: null,
+    })
     await entry.session.start(options.pairingPhone ? { pairingPhone: options.pairingPhone } : undefined)
   }
 
@@ -127,6 +159,7 @@ export class ChannelManager {
     }
     this.update(connectionId, {
       status: 'DISCONNECTED',
+      statusReason: null,
       qrcode: '',
       pairingCode: null,
       expirationTime: null,
@@ -158,17 +191,24 @@ export class ChannelManager {
   private async handle(connectionId: number, companyId: number, event: ChannelEvent) {
     switch (event.t) {
       case 'qr':
-        this.update(connectionId, { status: 'qrcode', qrcode: event.qr, expirationTime: event.expiresAt })
+        this.update(connectionId, {
+          status: 'qrcode',
+          statusReason: null,
+          qrcode: event.qr,
+          expirationTime: event.expiresAt,
+        })
         return
       case 'pairingCode':
         this.update(connectionId, {
           status: 'PAIRING',
+          statusReason: null,
           pairingCode: event.code,
           expirationTime: event.expiresAt,
         })
         return
       case 'status': {
-        const patch: Partial<WhatsappRow> = { status: event.status }
+        // Every status report says why (or nothing, which clears an old reason).
+        const patch: Partial<WhatsappRow> = { status: event.status, statusReason: event.statusReason ?? null }
         if (event.status !== 'qrcode') Object.assign(patch, { qrcode: '' })
         if (event.status === 'CONNECTED')
           Object.assign(patch, { retries: 0, pairingCode: null, expirationTime: null })
@@ -179,6 +219,7 @@ export class ChannelManager {
           this.deps.log.info('session ended', {
             connectionId,
             status: event.status,
+            statusReason: event.statusReason,
             reason: event.reason,
             detail: event.detail,
           })
@@ -213,8 +254,9 @@ export class ChannelManager {
       .returning()
       .get()
     if (!row) return
-    const data = { action: 'update', session: snapshot(row) }
+    // The same typed publish as services: the payload is checked against the event's entry in CompanyEvents.
     const event = channel(row.companyId, 'whatsappSession')
+    const data: CompanyEvents['whatsappSession'] = { action: 'update', session: snapshot(row) }
     this.deps.hub.publish(rooms.admins(row.companyId), event, data)
     this.deps.hub.publish(rooms.operator, event, data)
   }
@@ -226,6 +268,7 @@ export function snapshot(row: WhatsappRow): SessionUpdate {
     id: row.id,
     name: row.name,
     status: row.status,
+    statusReason: row.statusReason,
     qrcode: row.qrcode,
     pairingCode: row.pairingCode,
     expirationTime: row.expirationTime,

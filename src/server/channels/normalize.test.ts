@@ -11,16 +11,19 @@ import {
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger'
 import {
   baileysStatusToAck,
+  decodeWAMessage,
+  type NormalizeContext,
+  normalizeBaileysEvents,
+} from './normalize'
+import {
+  ackToBaileysStatus,
   buildAckUpdate,
   buildEditUpdate,
   buildGroupReceipt,
   buildReaction,
   buildRevokeUpdate,
   buildWAMessage,
-  decodeWAMessage,
-  type NormalizeContext,
-  normalizeBaileysEvents,
-} from './normalize'
+} from './normalize.fixtures'
 import type { ChannelEventOf, InboundMessage } from './types'
 
 const ME = '5511900000000@s.whatsapp.net'
@@ -333,6 +336,10 @@ describe('normalizeBaileysEvents: updates, receipts, reactions, contacts', () =>
 
   test('acks: Baileys status converted to the spec numbering in one place', () => {
     expect([0, 1, 2, 3, 4, 5].map((s) => baileysStatusToAck(s))).toEqual([-1, 0, 1, 2, 4, 5])
+    // the fixtures' inverse agrees, so acks built for tests read back as they were meant
+    expect(([-1, 0, 1, 2, 4, 5] as const).map((a) => baileysStatusToAck(ackToBaileysStatus(a)))).toEqual([
+      -1, 0, 1, 2, 4, 5,
+    ])
     const { ctx } = makeCtx()
     const events = normalizeBaileysEvents(
       {

@@ -1,10 +1,13 @@
-import type { Deps } from '../context'
+import type { Database } from 'bun:sqlite'
+import type { Clock } from '../clock'
+import type { DB } from '../db/client'
+import type { Logger } from '../logger'
 import { createBaileysProvider } from './baileys/provider'
 import { baileysWebSocketPatched, configuredWebSocketImpl } from './baileys/ws-impl'
 import { createSandboxProvider, type SandboxNetwork } from './sandbox'
 import type { ChannelProvider } from './types'
 
-type Base = Pick<Deps, 'db' | 'sqlite' | 'clock' | 'log'>
+type Base = { db: DB; sqlite: Database; clock: Clock; log: Logger }
 
 /** The providers a server offers: real WhatsApp (Baileys) always; the sandbox when started with --sandbox. */
 export function buildProviders(base: Base, sandboxNetwork: SandboxNetwork | null) {

@@ -3,8 +3,7 @@
  * implement it; the manager turns their events into domain calls. No Baileys type crosses this line.
  */
 
-/** The spec's connection states. */
-export type SessionStatus = 'OPENING' | 'qrcode' | 'PAIRING' | 'CONNECTED' | 'DISCONNECTED' | 'TIMEOUT'
+import type { ConnectionStatus, ConnectionStatusReason } from '../../shared/connection-status'
 
 /** Someone on the network: the JID we send to, and the phone number and LID when known. */
 export type ContactRef = {
@@ -63,7 +62,10 @@ export type ChannelEvent =
   | { t: 'pairingCode'; code: string; expiresAt: number }
   | {
       t: 'status'
-      status: SessionStatus
+      status: ConnectionStatus
+      /** Why it is not connected, for people; absent when nothing went wrong. */
+      statusReason?: ConnectionStatusReason
+      /** The provider's close code (Baileys' DisconnectReason), for the log. */
       reason?: number
       detail?: string
       retryInMs?: number
@@ -98,7 +100,7 @@ export type SendOptions = { quoted?: MsgRef }
 
 export interface ChannelSession {
   readonly connectionId: number
-  readonly status: SessionStatus
+  readonly status: ConnectionStatus
   /** Opens the session; emits qr / pairingCode / status. Idempotent. */
   start(options?: { pairingPhone?: string }): Promise<void>
   /** Closes without unlinking: credentials are kept, a later start resumes without a QR. */

@@ -1,3 +1,4 @@
+import type { ConnectionStatus } from '../../shared/connection-status'
 import type {
   ChannelEvent,
   ChannelProvider,
@@ -5,7 +6,6 @@ import type {
   ContactRef,
   MsgRef,
   OutboundContent,
-  SessionStatus,
 } from '../channels/types'
 
 /**
@@ -13,7 +13,7 @@ import type {
  * tells it to. Provider behaviour itself is tested against Baileys' shapes and the sandbox.
  */
 export class FakeSession implements ChannelSession {
-  status: SessionStatus = 'DISCONNECTED'
+  status: ConnectionStatus = 'DISCONNECTED'
   readonly calls: { method: string; args: unknown[] }[] = []
   private readonly listeners = new Set<(e: ChannelEvent) => void | Promise<void>>()
   private counter = 0
@@ -50,6 +50,7 @@ export class FakeSession implements ChannelSession {
   }
   async stop() {
     this.record('stop')
+    this.status = 'DISCONNECTED'
   }
   async logout() {
     this.record('logout')

@@ -1,6 +1,6 @@
 import { createApp } from '../app'
 import { ChannelManager } from '../channels/manager'
-import { createSandboxProvider, ManualTimers, SandboxNetwork } from '../channels/sandbox'
+import { createSandboxProvider, SandboxNetwork } from '../channels/sandbox'
 import type { ChannelProvider } from '../channels/types'
 import { ManualClock } from '../clock'
 import type { Deps } from '../context'
@@ -33,9 +33,8 @@ export async function createHarness(
   const clock = new ManualClock(Date.parse('2026-11-21T12:00:00Z'))
   const hub = new Hub()
   const fakes = fakeProvider()
-  /** With `sandbox`, the real simulated network on timers the test advances (`h.timers.advance(ms)`). */
-  const timers = new ManualTimers(clock)
-  const sandboxNetwork = options.sandbox ? new SandboxNetwork({ clock, timers, log: silentLogger }) : null
+  /** With `sandbox`, the real simulated network on the manual clock (`await h.clock.tick(ms)` fires its timers). */
+  const sandboxNetwork = options.sandbox ? new SandboxNetwork({ clock, log: silentLogger }) : null
   const deps: Deps = {
     db,
     sqlite,
@@ -211,7 +210,6 @@ export async function createHarness(
     clock,
     /** The scripted sessions of the default providers, by connection id. */
     sessions: fakes.sessions,
-    timers,
     plan,
     platform,
     superAdmin,

@@ -8,6 +8,7 @@ const date = type(/^\d{4}-\d{2}-\d{2}$/)
   .or('null')
   .pipe((s) => s || null)
 
+/** `token` is not here: the server makes it (see POST /whatsapp/{id}/token), and drops one sent in a body. */
 const connectionFields = {
   '+': 'delete',
   'isDefault?': 'boolean',
@@ -15,7 +16,6 @@ const connectionFields = {
   'complationMessage?': message,
   'outOfHoursMessage?': message,
   'ratingMessage?': message,
-  'token?': type('string.trim').to('8 <= string <= 120'),
   'timeSendQueue?': minutes,
   'sendIdQueue?': 'number.integer > 0 | null',
   'expiresInactiveMessage?': message,
@@ -36,6 +36,7 @@ const connectionFields = {
   'queueIds?': 'number.integer[] <= 200',
 } as const
 
+/** Without `provider`, a --sandbox server makes a sandbox connection, any other server a real one (beta). */
 export const createConnectionBody = type({
   ...connectionFields,
   name: text(2, 50),

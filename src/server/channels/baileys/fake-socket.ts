@@ -1,5 +1,5 @@
 /**
- * A test double of the Baileys socket (notes §5.3). It speaks real Baileys shapes:
+ * A test double of the Baileys socket. It speaks real Baileys shapes:
  * - `ev` is Baileys' own event buffer (`makeEventBuffer`), so `process`/`buffer`/`flush` behave as live;
  * - `sendMessage` builds the message with Baileys' real `generateWAMessage` (with a fake media upload that keeps
  *   the encrypted bytes in memory), records the call and echoes an `append` upsert as `emitOwnEvents` does;
@@ -514,44 +514,6 @@ export function fakeSocketFactory(options: FakeSocketOptions = {}) {
       sockets.push(s)
       return s
     },
-  }
-}
-
-/** Timers a test runs by hand, on a clock it advances (no real sleeping). */
-export class FakeTimers {
-  private seq = 0
-  private readonly pending = new Map<number, { at: number; fn: () => void }>()
-  constructor(private readonly clock: { now(): number; advance(ms: number): void }) {}
-  setTimeout = (fn: () => void, ms: number): unknown => {
-    const id = ++this.seq
-    this.pending.set(id, { at: this.clock.now() + ms, fn })
-    return id
-  }
-  clearTimeout = (handle: unknown): void => {
-    this.pending.delete(handle as number)
-  }
-  /** Delays of the timers pending now, soonest first. */
-  delays(): number[] {
-    return [...this.pending.values()].map((t) => t.at - this.clock.now()).sort((a, b) => a - b)
-  }
-  get size(): number {
-    return this.pending.size
-  }
-  /** Moves the clock by `ms`, running every timer that falls due, in order. */
-  advance(ms: number): void {
-    const end = this.clock.now() + ms
-    for (;;) {
-      const next = [...this.pending.entries()]
-        .filter(([, t]) => t.at <= end)
-        .sort((a, b) => a[1].at - b[1].at)[0]
-      if (!next) break
-      this.pending.delete(next[0])
-      const delta = next[1].at - this.clock.now()
-      if (delta > 0) this.clock.advance(delta)
-      next[1].fn()
-    }
-    const rest = end - this.clock.now()
-    if (rest > 0) this.clock.advance(rest)
   }
 }
 

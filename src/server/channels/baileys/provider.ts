@@ -14,22 +14,22 @@ import {
   Lru,
   type MessageStore,
   type SocketLike,
-  type Timers,
 } from './session'
 
 export type BaileysProviderOptions = {
   log: Logger
+  /** Time and timers (reconnect backoff, watchdog). */
   clock: Clock
   /** The auth state of a connection; default the SQLite store over `db` (required then). */
   authState?: (connectionId: number) => Promise<AuthHandle>
   db?: AuthStoreDeps
   socketFactory?: BaileysSessionOptions['socketFactory']
   messageStore?: MessageStore
-  timers?: Timers
   /** Fetches the current WA Web version after a 405. Default fetchLatestWaWebVersion (network); null: never. */
   fetchVersion?: (() => Promise<WAVersion | undefined>) | null
   watchdogMs?: number
   maxQrSockets?: number
+  maxRetries?: number
   downloadMedia?: (
     msg: Parameters<NonNullable<BaileysSessionOptions['downloadMedia']>>[0],
     sock: SocketLike,
@@ -80,10 +80,10 @@ export function createBaileysProvider(options: BaileysProviderOptions): ChannelP
     }
     if (options.socketFactory) sessionOptions.socketFactory = options.socketFactory
     if (options.messageStore) sessionOptions.messageStore = options.messageStore
-    if (options.timers) sessionOptions.timers = options.timers
     if (fetchVersion) sessionOptions.fetchVersion = fetchVersion
     if (options.watchdogMs !== undefined) sessionOptions.watchdogMs = options.watchdogMs
     if (options.maxQrSockets !== undefined) sessionOptions.maxQrSockets = options.maxQrSockets
+    if (options.maxRetries !== undefined) sessionOptions.maxRetries = options.maxRetries
     if (options.downloadMedia) sessionOptions.downloadMedia = options.downloadMedia
     if (options.browser) sessionOptions.browser = options.browser
     if (options.random) sessionOptions.random = options.random

@@ -19,7 +19,6 @@ import {
   downloadFromFake,
   type FakeSocket,
   type FakeSocketOptions,
-  FakeTimers,
   fakeSocketFactory,
   settle,
 } from './fake-socket'
@@ -90,7 +89,6 @@ function setup(
   } = {},
 ) {
   const clock = new ManualClock(1_700_000_000_000)
-  const timers = new FakeTimers(clock)
   const auth = opts.auth ?? memoryAuth()
   const f = fakeSocketFactory({ now: () => clock.now(), ...opts.fake })
   const session = new BaileysChannelSession({
@@ -100,7 +98,6 @@ function setup(
     clock,
     authState: auth.load,
     socketFactory: f.factory,
-    timers,
     random: () => 1,
     downloadMedia: (msg, sock) => downloadFromFake(sock as FakeSocket, msg),
     ...opts.session,
@@ -112,7 +109,6 @@ function setup(
   const of = <T extends ChannelEvent['t']>(t: T) => events.filter((e): e is ChannelEventOf<T> => e.t === t)
   return {
     clock,
-    timers,
     auth,
     f,
     session,
@@ -163,7 +159,7 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     expect(t.auth.creds()?.me?.id).toBe('5511900000000:1@s.whatsapp.net')
     expect(first.closed).toBe(true)
     expect(t.f.sockets).toHaveLength(2)
-    expect(t.timers.size).toBe(0) // 515: no backoff
+    expect(t.clock.pendingTimers).toBe(0) // 515: no backoff
     const second = t.f.current
     expect(second.config.auth.creds.me?.id).toBe('5511900000000:1@s.whatsapp.net')
     second.sim.connecting()
@@ -221,7 +217,7 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     expect(t.of('status').at(-1)).toMatchObject({ status: 'DISCONNECTED', reason: 401 })
     expect(t.auth.clears).toBe(1)
     expect(t.auth.saved).toBeUndefined()
-    expect(t.timers.size).toBe(0)
+    expect(t.clock.pendingTimers).toBe(0)
     expect(t.f.sockets).toHaveLength(1)
   })
 
@@ -231,7 +227,7 @@ describe('BaileysChannelSession: connection lifecycle', () => {
       t.f.current.sim.close(code, code === 440 ? 'Stream Errored (conflict)' : 'Connection Failure')
       await settle()
       expect(t.session.status).toBe('DISCONNECTED')
-      expect(t.timers.size).toBe(0)
+      expect(t.clock.pendingTimers).toBe(0)
       expect(t.f.sockets).toHaveLength(1)
       expect(t.auth.clears).toBe(0)
       const last = t.of('status').at(-1)
@@ -248,7 +244,7 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     t.f.current.sim.close(408, 'QR refs attempts ended')
     await settle()
     expect(t.session.status).toBe('TIMEOUT')
-    expect(t.timers.size).toBe(0)
+    expect(t.clock.pendingTimers).toBe(0)
     expect(t.f.sockets).toHaveLength(1)
   })
 
@@ -259,14 +255,14 @@ describe('BaileysChannelSession: connection lifecycle', () => {
       t.f.current.sim.close(code, 'Connection Lost')
       await settle()
       expect(t.session.status).toBe('OPENING')
-      expect(t.timers.delays()).toEqual([1000 * 2 ** i])
+      expect(t.clock.delays()).toEqual([1000 * 2 ** i])
       expect(t.of('status').at(-1)).toMatchObject({
         status: 'OPENING',
         reason: code,
         retryInMs: 1000 * 2 ** i,
       })
       const before = t.f.sockets.length
-      t.timers.advance(1000 * 2 ** i)
+      t.clock.advance(1000 * 2 ** i)
       await settle()
       expect(t.f.sockets).toHaveLength(before + 1)
     }
@@ -276,14 +272,14 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     expect(t.session.status).toBe('CONNECTED')
     t.f.current.sim.close(428)
     await settle()
-    expect(t.timers.delays()).toEqual([1000])
+    expect(t.clock.delays()).toEqual([1000])
   })
 
   test('503 backs off longer; the delay is capped', async () => {
     const t = await connected()
     t.f.current.sim.close(503, 'Service Unavailable')
     await settle()
-    expect(t.timers.delays()).toEqual([5000])
+    expect(t.clock.delays()).toEqual([5000])
     expect(backoffMs(20, 428, () => 1)).toBe(60_000)
     expect(backoffMs(1, 428, () => 0)).toBe(500)
   })
@@ -298,13 +294,13 @@ describe('BaileysChannelSession: connection lifecycle', () => {
       await settle()
       if (i < 2) {
         expect(t.session.status).toBe('OPENING')
-        t.timers.advance(t.timers.delays()[0] ?? 0)
+        t.clock.advance(t.clock.delays()[0] ?? 0)
         await settle()
       }
     }
     expect(t.session.status).toBe('TIMEOUT')
     expect(t.f.sockets).toHaveLength(3)
-    expect(t.timers.size).toBe(0)
+    expect(t.clock.pendingTimers).toBe(0)
   })
 
   test('405 refreshes the WA Web version (injected fetch) and retries', async () => {
@@ -323,7 +319,7 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     t.f.current.sim.close(405, 'Connection Failure')
     await settle()
     expect(fetched).toBe(1)
-    t.timers.advance(t.timers.delays()[0] ?? 0)
+    t.clock.advance(t.clock.delays()[0] ?? 0)
     await settle()
     expect(t.f.sockets).toHaveLength(2)
     expect(t.f.current.config.version).toEqual(fresh)
@@ -341,7 +337,7 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     t.f.current.sim.close(405)
     await settle()
     expect(t.session.status).toBe('OPENING')
-    expect(t.timers.size).toBe(1)
+    expect(t.clock.pendingTimers).toBe(1)
   })
 
   test('pairing code: asked after the first QR, digits only; no QR shown', async () => {
@@ -371,12 +367,12 @@ describe('BaileysChannelSession: connection lifecycle', () => {
   test('the watchdog recreates a silent socket; activity keeps it', async () => {
     const t = await connected({ session: { watchdogMs: 10 * 60_000 } })
     const first = t.f.current
-    t.timers.advance(6 * 60_000)
+    t.clock.advance(6 * 60_000)
     first.sim.frame()
-    t.timers.advance(6 * 60_000)
+    t.clock.advance(6 * 60_000)
     await settle()
     expect(t.f.sockets).toHaveLength(1)
-    t.timers.advance(10 * 60_000)
+    t.clock.advance(10 * 60_000)
     await settle()
     expect(t.f.sockets).toHaveLength(2)
     expect(first.closed).toBe(true)
@@ -390,9 +386,9 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     const t = await connected()
     t.f.current.sim.close(428)
     await settle()
-    expect(t.timers.size).toBe(1)
+    expect(t.clock.pendingTimers).toBe(1)
     await t.session.stop()
-    expect(t.timers.size).toBe(0)
+    expect(t.clock.pendingTimers).toBe(0)
     expect(t.session.status).toBe('DISCONNECTED')
     expect(t.auth.clears).toBe(0)
     expect(t.auth.saved).toBeDefined()
@@ -438,6 +434,104 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     await settle()
     expect(qrs).toHaveLength(1)
     await session.stop()
+  })
+})
+
+describe('BaileysChannelSession: status reasons and the retry bound', () => {
+  test('each stop says why: logged out, banned, replaced, incompatible; an unscanned QR is qr_timeout', async () => {
+    for (const [code, reason] of [
+      [401, 'logged_out'],
+      [403, 'banned'],
+      [440, 'replaced'],
+      [411, 'incompatible'],
+    ] as const) {
+      const t = await connected()
+      t.f.current.sim.close(code, 'Connection Failure')
+      await settle()
+      expect(t.of('status').at(-1)).toMatchObject({
+        status: 'DISCONNECTED',
+        reason: code,
+        statusReason: reason,
+      })
+    }
+    const t = setup()
+    await t.session.start()
+    t.f.current.sim.qr()
+    await settle()
+    t.f.current.sim.close(408, 'QR refs attempts ended')
+    await settle()
+    expect(t.of('status').at(-1)).toMatchObject({ status: 'TIMEOUT', statusReason: 'qr_timeout' })
+  })
+
+  test('while it retries it says why, and a connection clears the reason', async () => {
+    const t = await connected()
+    t.f.current.sim.close(408, 'Connection Lost')
+    await settle()
+    expect(t.of('status').at(-1)).toMatchObject({ status: 'OPENING', statusReason: 'no_network' })
+    t.clock.advance(t.clock.delays()[0]!)
+    await settle()
+    t.f.current.sim.close(503, 'Service Unavailable')
+    await settle()
+    expect(t.of('status').at(-1)).toMatchObject({ status: 'OPENING', statusReason: 'unavailable' })
+    t.clock.advance(t.clock.delays()[0]!)
+    await settle()
+    t.f.current.sim.open()
+    await settle()
+    expect(t.of('status').at(-1)?.status).toBe('CONNECTED')
+    expect(t.of('status').at(-1)?.statusReason).toBeUndefined()
+  })
+
+  test('after maxRetries failures in a row it stops: DISCONNECTED with the reason, nothing pending', async () => {
+    const t = setup({ session: { maxRetries: 3 } })
+    await t.session.start()
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      t.f.current.sim.close(408, 'Connection Lost')
+      await settle()
+      expect(t.session.status).toBe('OPENING')
+      t.clock.advance(t.clock.delays()[0]!)
+      await settle()
+    }
+    expect(t.f.sockets).toHaveLength(4)
+    t.f.current.sim.close(408, 'Connection Lost')
+    await settle()
+    expect(t.session.status).toBe('DISCONNECTED')
+    const last = t.of('status').at(-1)
+    expect(last).toMatchObject({ status: 'DISCONNECTED', reason: 408, statusReason: 'no_network' })
+    expect(last?.detail).toContain('gave up after 3 attempts')
+    expect(last?.retryInMs).toBeUndefined()
+    expect(t.clock.pendingTimers).toBe(0)
+    t.clock.advance(10 * 60_000)
+    await settle()
+    expect(t.f.sockets).toHaveLength(4)
+    expect(t.auth.clears).toBe(0)
+
+    // a person retries: a new socket at once, and the count starts over
+    await t.session.start()
+    expect(t.f.sockets).toHaveLength(5)
+    t.f.current.sim.open()
+    await settle()
+    expect(t.session.status).toBe('CONNECTED')
+    t.f.current.sim.close(428)
+    await settle()
+    expect(t.clock.delays()).toEqual([1000])
+  })
+
+  test('the default bound gives up within minutes, not never', async () => {
+    const t = setup()
+    await t.session.start()
+    let waited = 0
+    while (t.session.status === 'OPENING' && t.f.sockets.length < 50) {
+      t.f.current.sim.close(428, 'Connection Closed')
+      await settle()
+      const delay = t.clock.delays()[0]
+      if (delay === undefined) break
+      waited += delay
+      t.clock.advance(delay)
+      await settle()
+    }
+    expect(t.session.status).toBe('DISCONNECTED')
+    expect(t.f.sockets).toHaveLength(11)
+    expect(waited).toBeLessThan(10 * 60_000)
   })
 })
 

@@ -2,7 +2,10 @@
  * The real WhatsApp session: one Baileys socket at a time, a status machine with a reconnect policy by
  * disconnect reason, a watchdog for deaf sockets, and an ordered outbound queue. Baileys events go through
  * `normalizeBaileysEvents`; no Baileys type leaves this file through the ChannelSession interface.
- * Policy and traps: /work/shared/notes/baileys-on-bun.md (§1.6, §1.7, §3.2, §5.2).
+ * Reconnect policy by close code: 515 (the restart that follows a scan) reconnects at once; 401 (logged out),
+ * 403 (banned), 411 (multi-device mismatch) and 440 (replaced) stop; 408 "QR refs attempts ended" and too many
+ * unscanned QR sockets end in TIMEOUT; anything else retries with exponential backoff and jitter, at most
+ * `maxRetries` times in a row, then stops (DISCONNECTED) so that a person sees why and retries.
  */
 import {
   type AnyMessageContent,
@@ -30,8 +33,9 @@ import {
   type WAVersion,
 } from '@whiskeysockets/baileys'
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger'
+import type { ConnectionStatus, ConnectionStatusReason } from '../../../shared/connection-status'
 import { AppError, type ErrorCode } from '../../../shared/errors'
-import type { Clock } from '../../clock'
+import type { Clock, TimerHandle } from '../../clock'
 import type { Logger } from '../../logger'
 import {
   decodeWAMessage,
@@ -40,14 +44,15 @@ import {
   normalizeBaileysEvents,
   refToKey,
 } from '../normalize'
+import { reasonOfClose } from '../status-reasons'
 import type {
   ChannelEvent,
+  ChannelEventOf,
   ChannelSession,
   ContactRef,
   MsgRef,
   OutboundContent,
   SendOptions,
-  SessionStatus,
 } from '../types'
 import { contactRef, digitsOnly, pnFromJid, sendJid } from './jid'
 
@@ -87,26 +92,16 @@ export type AuthHandle = {
 /** Raw messages (proto.WebMessageInfo bytes) by id: for getMessage (retries), quoting and forwarding. */
 export type MessageStore = { load(connectionId: number, msgId: string): Promise<Uint8Array | undefined> }
 
-export type Timers = {
-  setTimeout(fn: () => void, ms: number): unknown
-  clearTimeout(handle: unknown): void
-}
-
-export const realTimers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-}
-
 export type BaileysSessionOptions = {
   connectionId: number
   companyId: number
   log: Logger
+  /** Time and the reconnect / watchdog timers. */
   clock: Clock
   /** Loads the auth state; called for every socket (after a logout the store starts from fresh creds). */
   authState: () => Promise<AuthHandle>
   socketFactory?: (config: UserFacingSocketConfig) => SocketLike
   messageStore?: MessageStore
-  timers?: Timers
   /** Downloads the media of a message; default Baileys' downloadMediaMessage with re-upload. */
   downloadMedia?: (msg: WAMessage, sock: SocketLike) => Promise<Uint8Array>
   /** The WA Web version to start with; default Baileys' bundled one. */
@@ -117,6 +112,11 @@ export type BaileysSessionOptions = {
   watchdogMs?: number
   /** Sockets that may show QR codes before giving up with TIMEOUT. Default 3. */
   maxQrSockets?: number
+  /**
+   * Reconnects in a row (without ever opening) before giving up with DISCONNECTED and the reason. Default 10:
+   * about 5 minutes of backoff, 20 while WhatsApp answers 503.
+   */
+  maxRetries?: number
   /** Raw messages kept in memory. Default 2,000. */
   recentMessages?: number
   /** Shared across reconnects (and sessions). Default: one bounded cache per session. */
@@ -136,6 +136,7 @@ export const BACKOFF_MAX_MS = 60_000
 export const BACKOFF_503_BASE_MS = 5_000
 export const BACKOFF_503_MAX_MS = 180_000
 export const DEFAULT_WATCHDOG_MS = 30 * 60_000
+export const DEFAULT_MAX_RETRIES = 10
 
 /** The delay before retry number `attempt` (1-based): exponential, capped, with jitter in [d/2, d]. */
 export function backoffMs(attempt: number, code: number | undefined, random: () => number): number {
@@ -211,6 +212,8 @@ function statusCodeOf(error: unknown): number | undefined {
   return (error as Boomish | undefined)?.output?.statusCode
 }
 
+type StatusExtra = Omit<ChannelEventOf<'status'>, 't' | 'status'>
+
 /** Close reasons after which the session does not reconnect by itself. */
 const STOP_REASONS: Record<number, string> = {
   401: 'logged out from the phone',
@@ -222,9 +225,9 @@ const STOP_REASONS: Record<number, string> = {
 export class BaileysChannelSession implements ChannelSession {
   readonly connectionId: number
   readonly companyId: number
-  private _status: SessionStatus = 'DISCONNECTED'
+  private _status: ConnectionStatus = 'DISCONNECTED'
   private readonly listeners = new Set<(event: ChannelEvent) => void | Promise<void>>()
-  private readonly timers: Timers
+  private readonly clock: Clock
   private readonly random: () => number
   private readonly socketFactory: (config: UserFacingSocketConfig) => SocketLike
   private readonly recent: Lru<Uint8Array>
@@ -232,6 +235,7 @@ export class BaileysChannelSession implements ChannelSession {
   private readonly retryCache: CacheStore
   private readonly watchdogMs: number
   private readonly maxQrSockets: number
+  private readonly maxRetries: number
   private version: WAVersion | undefined
 
   private sock: SocketLike | undefined
@@ -241,8 +245,8 @@ export class BaileysChannelSession implements ChannelSession {
   private running = false
   private connecting: Promise<void> | undefined
   private retries = 0
-  private reconnectTimer: unknown
-  private watchdogTimer: unknown
+  private reconnectTimer: TimerHandle
+  private watchdogTimer: TimerHandle
   private lastActivity = 0
   private qrSockets = 0
   private qrOnThisSocket = 0
@@ -256,17 +260,18 @@ export class BaileysChannelSession implements ChannelSession {
   constructor(private readonly options: BaileysSessionOptions) {
     this.connectionId = options.connectionId
     this.companyId = options.companyId
-    this.timers = options.timers ?? realTimers
+    this.clock = options.clock
     this.random = options.random ?? Math.random
     this.socketFactory = options.socketFactory ?? ((config) => makeWASocket(config))
     this.recent = new Lru(options.recentMessages ?? 2_000)
     this.retryCache = options.msgRetryCounterCache ?? new Lru(5_000)
     this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
     this.maxQrSockets = options.maxQrSockets ?? 3
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES
     this.version = options.version
   }
 
-  get status(): SessionStatus {
+  get status(): ConnectionStatus {
     return this._status
   }
 
@@ -333,7 +338,7 @@ export class BaileysChannelSession implements ChannelSession {
   }
 
   private clearTimer(which: 'reconnectTimer' | 'watchdogTimer'): void {
-    if (this[which] !== undefined) this.timers.clearTimeout(this[which])
+    if (this[which] !== undefined) this.clock.clearTimeout(this[which])
     this[which] = undefined
   }
 
@@ -361,7 +366,8 @@ export class BaileysChannelSession implements ChannelSession {
         connectionId: this.connectionId,
         error: (err as Error).message,
       })
-      if (gen === this.generation) await this.scheduleReconnect(undefined, 'auth state unavailable')
+      if (gen === this.generation)
+        await this.scheduleReconnect(undefined, 'auth state unavailable', 'unavailable')
       return
     }
     if (gen !== this.generation || !this.running) return
@@ -391,7 +397,7 @@ export class BaileysChannelSession implements ChannelSession {
         connectionId: this.connectionId,
         error: (err as Error).message,
       })
-      await this.scheduleReconnect(undefined, (err as Error).message)
+      await this.scheduleReconnect(undefined, (err as Error).message, 'unavailable')
       return
     }
     this.sock = sock
@@ -502,7 +508,11 @@ export class BaileysChannelSession implements ChannelSession {
     if (code === 408 && /QR refs attempts ended/i.test(message)) {
       this.halt()
       this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'QR code expired'))
-      await this.setStatus('TIMEOUT', { reason: 408, detail: 'QR code not scanned in time' })
+      await this.setStatus('TIMEOUT', {
+        reason: 408,
+        detail: 'QR code not scanned in time',
+        statusReason: 'qr_timeout',
+      })
       return
     }
     if (code !== undefined && STOP_REASONS[code]) {
@@ -512,14 +522,22 @@ export class BaileysChannelSession implements ChannelSession {
         this.auth = undefined
       }
       this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', STOP_REASONS[code]))
-      await this.setStatus('DISCONNECTED', { reason: code, detail: STOP_REASONS[code] })
+      await this.setStatus('DISCONNECTED', {
+        reason: code,
+        detail: STOP_REASONS[code],
+        statusReason: reasonOfClose(code),
+      })
       return
     }
     const registered = !!this.auth?.state.creds.me && this.qrOnThisSocket === 0
     if (!registered && this.qrSockets >= this.maxQrSockets) {
       this.halt()
       this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'QR code expired'))
-      await this.setStatus('TIMEOUT', { reason: code, detail: `no scan after ${this.qrSockets} QR cycles` })
+      await this.setStatus('TIMEOUT', {
+        reason: code,
+        detail: `no scan after ${this.qrSockets} QR cycles`,
+        statusReason: 'qr_timeout',
+      })
       return
     }
     if (code === 405 && this.options.fetchVersion) {
@@ -536,17 +554,40 @@ export class BaileysChannelSession implements ChannelSession {
     await this.scheduleReconnect(code, message)
   }
 
-  private async scheduleReconnect(code: number | undefined, detail: string): Promise<void> {
+  /**
+   * Tries again after a backoff, saying why meanwhile (OPENING with the reason); past `maxRetries` failures in
+   * a row it stops (DISCONNECTED with the reason) rather than spinning "connecting" forever: a person retries.
+   */
+  private async scheduleReconnect(
+    code: number | undefined,
+    detail: string,
+    statusReason: ConnectionStatusReason = reasonOfClose(code),
+  ): Promise<void> {
     if (!this.running) return
     this.retries += 1
+    const extra: StatusExtra = { statusReason }
+    if (code !== undefined) extra.reason = code
+    if (this.retries > this.maxRetries) {
+      const attempts = this.retries - 1
+      this.halt()
+      this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'WhatsApp could not be reached'))
+      this.options.log.warn('baileys: gave up reconnecting', {
+        connectionId: this.connectionId,
+        attempts,
+        code,
+        detail,
+      })
+      extra.detail = `gave up after ${attempts} attempts${detail ? `: ${detail}` : ''}`
+      await this.setStatus('DISCONNECTED', extra, true)
+      return
+    }
     const delay = backoffMs(this.retries, code, this.random)
     this.clearTimer('reconnectTimer')
-    this.reconnectTimer = this.timers.setTimeout(() => {
+    this.reconnectTimer = this.clock.setTimeout(() => {
       this.reconnectTimer = undefined
       if (this.running) void this.connect()
     }, delay)
-    const extra: { reason?: number; detail?: string; retryInMs: number } = { retryInMs: delay }
-    if (code !== undefined) extra.reason = code
+    extra.retryInMs = delay
     if (detail) extra.detail = detail
     await this.setStatus('OPENING', extra, true)
   }
@@ -555,7 +596,7 @@ export class BaileysChannelSession implements ChannelSession {
     this.clearTimer('watchdogTimer')
     if (!this.watchdogMs) return
     const due = this.lastActivity + this.watchdogMs - this.options.clock.now()
-    this.watchdogTimer = this.timers.setTimeout(
+    this.watchdogTimer = this.clock.setTimeout(
       () => {
         this.watchdogTimer = undefined
         if (!this.running || this._status !== 'CONNECTED') return
@@ -567,17 +608,14 @@ export class BaileysChannelSession implements ChannelSession {
         })
         void this.setStatus('OPENING', {
           detail: `watchdog: no activity for ${Math.round(idle / 60_000)} min`,
+          statusReason: 'no_network',
         }).then(() => this.connect())
       },
       Math.max(1, due),
     )
   }
 
-  private async setStatus(
-    status: SessionStatus,
-    extra: { reason?: number; detail?: string; retryInMs?: number; me?: ContactRef } = {},
-    force = false,
-  ): Promise<void> {
+  private async setStatus(status: ConnectionStatus, extra: StatusExtra = {}, force = false): Promise<void> {
     const changed = status !== this._status
     this._status = status
     if (changed || force || extra.detail || extra.me) await this.emit({ t: 'status', status, ...extra })

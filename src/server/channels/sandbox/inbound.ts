@@ -5,6 +5,7 @@
 import { AppError, type FieldError } from '../../../shared/errors'
 import type { MediaKind } from '../types'
 import { isPhone } from './identities'
+import { vcardOf } from './shapes'
 
 export type SandboxInboundMedia = {
   kind: MediaKind
@@ -37,8 +38,11 @@ export type SandboxInbound = {
   /** Deletes one of the customer's messages for everyone. */
   delete?: { id: string }
   location?: { latitude: number; longitude: number; name?: string; address?: string }
-  /** Shares a contact card. */
-  contact?: { name: string; phone: string }
+  /**
+   * Shares a contact card: `{ displayName, vcard }` as WhatsApp carries it (displayName defaults to the
+   * card's FN), or the short form `{ name, phone }`, from which the card is written.
+   */
+  contact?: { displayName: string; vcard: string }
   /** Written in a group (digits, or `…@g.us`) rather than in the 1:1 chat. */
   group?: { id: string; name?: string }
   /** The chat is addressed by the customer's LID, with the phone number in `remoteJidAlt`. */
@@ -54,6 +58,7 @@ export type SandboxInbound = {
 const MEDIA_KINDS: MediaKind[] = ['image', 'video', 'audio', 'document', 'sticker']
 const MAX_MEDIA_BYTES = 16 * 1024 * 1024
 const ID_PATTERN = /^[A-Za-z0-9]{6,64}$/
+const MAX_VCARD_CHARS = 10_000
 
 type Obj = Record<string, unknown>
 
@@ -201,11 +206,21 @@ export function validateInbound(input: unknown): SandboxInbound {
     out.location = l
   }
   const contact = sub('contact')
-  if (contact) {
+  if (contact && (contact.vcard !== undefined || contact.displayName !== undefined)) {
+    const vcard = str(contact, 'vcard', 'contact.vcard', true)
+    if (vcard !== undefined && vcard.length > MAX_VCARD_CHARS)
+      fail('contact.vcard', `must be at most ${MAX_VCARD_CHARS} characters`)
+    else if (vcard !== undefined && !/^BEGIN:VCARD\r?\n[\s\S]*\nEND:VCARD$/i.test(vcard.trim()))
+      fail('contact.vcard', 'must be a vCard (BEGIN:VCARD … END:VCARD)')
+    const displayName = str(contact, 'displayName', 'contact.displayName') ?? (vcard && fullNameOf(vcard))
+    if (vcard !== undefined && !displayName)
+      fail('contact.displayName', 'is required when the vCard has no FN')
+    out.contact = { displayName: displayName?.trim().slice(0, 100) ?? '', vcard: vcard?.trim() ?? '' }
+  } else if (contact) {
     const cname = str(contact, 'name', 'contact.name', true)
     const phone = str(contact, 'phone', 'contact.phone', true)
     if (phone !== undefined && !isPhone(phone)) fail('contact.phone', 'must be 8 to 15 digits')
-    out.contact = { name: cname ?? '', phone: phone ?? '' }
+    out.contact = { displayName: cname ?? '', vcard: vcardOf(cname ?? '', phone ?? '') }
   }
   const group = sub('group')
   if (group) {
@@ -234,6 +249,16 @@ export function validateInbound(input: unknown): SandboxInbound {
 
   if (errors.length) throw new AppError('ERR_VALIDATION', 'Invalid sandbox message', undefined, errors)
   return out
+}
+
+/** The FN (formatted name) of a vCard, unescaped; undefined when it has none. */
+function fullNameOf(vcard: string) {
+  const line = vcard.split(/\r?\n/).find((l) => /^FN[;:]/i.test(l))
+  const value = line
+    ?.slice(line.indexOf(':') + 1)
+    .replace(/\\([,;\\])/g, '$1')
+    .trim()
+  return value || undefined
 }
 
 /** The bytes of an injected media: the given base64, or a placeholder. */

@@ -7,6 +7,7 @@
  * - start: OPENING, then a QR (`ref,key,key,key,sandbox`; the first lives 60 s, later ones 20 s); it pairs by
  *   itself after 5 s (`autoPair`, `autoPairMs`), or at once with `network.pair(id)`; without pairing, after
  *   3 QRs (`maxQrAttempts`) the session ends in TIMEOUT. Pairing: OPENING (515 restart), then CONNECTED.
+ *   A new session of an unpaired connection shows QR codes never shown before, as a real restart would.
  * - a connection pairs as 55 11 98 + its id on 7 digits (`companyPhoneOf`), or as the phone of a pairing code;
  *   pairing codes are 8 characters, deterministic per connection and phone.
  * - stop() is silent and keeps the credentials (the next start connects without a QR); logout() forgets them.
@@ -29,4 +30,3 @@ export {
   type SandboxNetworkOptions,
 } from './network'
 export { SandboxChannelSession, SIMULATED_DISCONNECTS, type SimulatedDisconnect } from './session'
-export { ManualTimers, type SandboxTimers, systemTimers } from './timers'

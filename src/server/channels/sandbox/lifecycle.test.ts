@@ -18,7 +18,7 @@ async function rejects(promise: Promise<unknown>, code: string) {
 
 describe('sandbox session life cycle', () => {
   test('start shows a QR, then pairs by itself after 5 s: the 515 restart, then CONNECTED', async () => {
-    const { network, clock, timers } = createTestNetwork()
+    const { network, clock } = createTestNetwork()
     const session = createSandboxProvider(network)(CONNECTION)
     const rec = recordEvents(session)
     const t0 = clock.now()
@@ -34,10 +34,10 @@ describe('sandbox session life cycle', () => {
       /^2@[A-Za-z0-9+/=]{40,},[A-Za-z0-9+/]{43}=,[A-Za-z0-9+/]{43}=,[A-Za-z0-9+/]{43}=,sandbox$/,
     )
 
-    await timers.advance(4_999)
+    await clock.tick(4_999)
     expect(session.status).toBe('qrcode')
     rec.clear()
-    await timers.advance(1)
+    await clock.tick(1)
     expect(rec.events).toEqual([
       { t: 'status', status: 'OPENING', reason: 515, detail: 'restart required' },
       {
@@ -48,44 +48,45 @@ describe('sandbox session life cycle', () => {
     ])
     expect(session.status).toBe('CONNECTED')
     expect(network.isPaired(1)).toBe(true)
-    expect(timers.size).toBe(0)
+    expect(clock.pendingTimers).toBe(0)
   })
 
   test('pair() pairs at once and cancels the pending QR timers', async () => {
-    const { network, timers } = createTestNetwork()
+    const { network, clock } = createTestNetwork()
     const session = network.createSession(CONNECTION)
     const rec = recordEvents(session)
     await session.start()
     await network.pair(1)
     expect(rec.statuses()).toEqual(['OPENING', 'qrcode', 'OPENING', 'CONNECTED'])
     expect(session.status).toBe('CONNECTED')
-    expect(timers.size).toBe(0)
+    expect(clock.pendingTimers).toBe(0)
     await network.pair(1) // already connected: nothing happens
     expect(rec.statuses()).toHaveLength(4)
   })
 
   test('without pairing, the QR is renewed (60 s, then 20 s) and after 3 QRs the session times out', async () => {
-    const { network, clock, timers } = createTestNetwork({ autoPair: false })
+    const { network, clock } = createTestNetwork({ autoPair: false })
     const session = network.createSession(CONNECTION)
     const rec = recordEvents(session)
     await session.start()
-    await timers.advance(60_000)
-    await timers.advance(20_000)
+    await clock.tick(60_000)
+    await clock.tick(20_000)
     const qrs = rec.of('qr')
     expect(qrs.map((q) => q.attempt)).toEqual([1, 2, 3])
     expect(qrs[2]?.expiresAt).toBe(clock.now() + 20_000)
     expect(new Set(qrs.map((q) => q.qr)).size).toBe(3)
     expect(session.status).toBe('qrcode')
-    await timers.advance(20_000)
+    await clock.tick(20_000)
     expect(session.status).toBe('TIMEOUT')
     expect(rec.events.at(-1)).toEqual({
       t: 'status',
       status: 'TIMEOUT',
       reason: 408,
       detail: 'QR refs attempts ended',
+      statusReason: 'qr_timeout',
     })
     expect(rec.statuses()).toEqual(['OPENING', 'qrcode', 'TIMEOUT'])
-    expect(timers.size).toBe(0)
+    expect(clock.pendingTimers).toBe(0)
     // pairing is refused, a new start shows a fresh QR
     await rejects(network.pair(1), 'ERR_WAPP_NOT_INITIALIZED')
     await session.start()
@@ -93,12 +94,12 @@ describe('sandbox session life cycle', () => {
   })
 
   test('timeScale scales QR lifetimes and the auto-pairing delay', async () => {
-    const { network, clock, timers } = createTestNetwork({ timeScale: 0.01 })
+    const { network, clock } = createTestNetwork({ timeScale: 0.01 })
     const session = network.createSession(CONNECTION)
     const rec = recordEvents(session)
     await session.start()
     expect(rec.of('qr')[0]?.expiresAt).toBe(clock.now() + 600)
-    await timers.advance(50)
+    await clock.tick(50)
     expect(session.status).toBe('CONNECTED')
   })
 
@@ -119,6 +120,22 @@ describe('sandbox session life cycle', () => {
     expect(rec.of('status')[1]?.me?.pn).toBe(ME)
   })
 
+  test('a new session of an unpaired connection shows QR codes never shown before', async () => {
+    const { network } = createTestNetwork({ autoPair: false })
+    const provider = createSandboxProvider(network)
+    const first = recordEvents(provider(CONNECTION))
+    const one = network.session(1)!
+    await one.start()
+    await one.stop()
+    const again = provider(CONNECTION)
+    const second = recordEvents(again)
+    await again.start()
+    const [a] = first.of('qr')
+    const [b] = second.of('qr')
+    expect(b?.attempt).toBe(1)
+    expect(b?.qr).not.toBe(a?.qr)
+  })
+
   test('start is idempotent while starting or connected', async () => {
     const { network } = createTestNetwork()
     const session = network.createSession(CONNECTION)
@@ -129,7 +146,7 @@ describe('sandbox session life cycle', () => {
   })
 
   test('a pairing code: deterministic 8 characters, PAIRING, then connected as that phone', async () => {
-    const { network, clock, timers } = createTestNetwork()
+    const { network, clock } = createTestNetwork()
     const session = network.createSession(CONNECTION)
     const rec = recordEvents(session)
     await session.start({ pairingPhone: '5511912345678' })
@@ -144,7 +161,7 @@ describe('sandbox session life cycle', () => {
     expect(await other.requestPairingCode('5511912345678')).toBe(code!.code)
     expect(other.status).toBe('PAIRING')
 
-    await timers.advance(5_000)
+    await clock.tick(5_000)
     expect(session.status).toBe('CONNECTED')
     expect(rec.of('status').at(-1)?.me?.pn).toBe('5511912345678')
     await rejects(session.requestPairingCode('5511912345678'), 'ERR_VALIDATION')
@@ -166,20 +183,28 @@ describe('sandbox session life cycle', () => {
     const { network } = createTestNetwork()
     const one = await connectedSession(network, 1)
     await network.simulateDisconnect(1, 401)
-    expect(one.events).toEqual([{ t: 'status', status: 'DISCONNECTED', reason: 401, detail: 'logged out' }])
+    expect(one.events).toEqual([
+      { t: 'status', status: 'DISCONNECTED', reason: 401, detail: 'logged out', statusReason: 'logged_out' },
+    ])
     expect(network.isPaired(1)).toBe(false)
 
     const two = await connectedSession(network, 2)
     await network.simulateDisconnect(2, 440)
     expect(two.events).toEqual([
-      { t: 'status', status: 'DISCONNECTED', reason: 440, detail: 'connection replaced' },
+      {
+        t: 'status',
+        status: 'DISCONNECTED',
+        reason: 440,
+        detail: 'connection replaced',
+        statusReason: 'replaced',
+      },
     ])
     expect(network.isPaired(2)).toBe(true)
     await rejects(network.simulateDisconnect(2, 408), 'ERR_WAPP_NOT_INITIALIZED')
   })
 
   test('simulateDisconnect 408 / 428: OPENING with a retry, then CONNECTED again', async () => {
-    const { network, timers } = createTestNetwork()
+    const { network, clock } = createTestNetwork()
     const { session, events, statuses } = await connectedSession(network)
     for (const code of [408, 428]) {
       events.length = 0
@@ -191,11 +216,12 @@ describe('sandbox session life cycle', () => {
           reason: code,
           detail: code === 408 ? 'connection lost' : 'connection closed',
           retryInMs: 1_000,
+          statusReason: 'no_network',
         },
       ])
-      await timers.advance(999)
+      await clock.tick(999)
       expect(session.status).toBe('OPENING')
-      await timers.advance(1)
+      await clock.tick(1)
       expect(statuses()).toEqual(['OPENING', 'CONNECTED'])
     }
     const bad = await rejects(network.simulateDisconnect(1, 999), 'ERR_VALIDATION')

@@ -22,12 +22,10 @@ import {
 import type { SandboxInbound } from './inbound'
 import { SandboxChannelSession } from './session'
 import { mediaPart } from './shapes'
-import { type SandboxTimers, systemTimers } from './timers'
 
 export type SandboxNetworkOptions = {
+  /** Time and the timers of every delay of the simulated world. */
   clock: Clock
-  /** Defaults to the global setTimeout / clearTimeout. */
-  timers?: SandboxTimers
   /** Multiplies every delay (QR lifetimes, auto-pairing, receipts, reconnects): 0.01 makes a demo 100× faster. */
   timeScale?: number
   log?: Logger
@@ -88,7 +86,6 @@ const MAX_MEDIA_BYTES = 128 * 1024 * 1024
 
 export class SandboxNetwork {
   readonly clock: Clock
-  readonly timers: SandboxTimers
   readonly timeScale: number
   readonly log: Logger
   readonly autoPair: boolean
@@ -99,6 +96,7 @@ export class SandboxNetwork {
 
   private readonly sessions = new Map<number, SandboxChannelSession>()
   private readonly paired = new Map<number, SandboxCredentials>()
+  private readonly qrRounds = new Map<number, number>()
   private readonly customers = new Map<string, SandboxCustomer>()
   private readonly lidToPn = new Map<string, string>()
   private readonly groups = new Map<string, string>()
@@ -110,7 +108,6 @@ export class SandboxNetwork {
 
   constructor(options: SandboxNetworkOptions) {
     this.clock = options.clock
-    this.timers = options.timers ?? systemTimers
     this.timeScale = options.timeScale ?? 1
     if (!(this.timeScale >= 0)) throw new Error('timeScale must be 0 or more')
     this.log = options.log ?? silentLogger
@@ -134,6 +131,13 @@ export class SandboxNetwork {
 
   session(connectionId: number) {
     return this.sessions.get(connectionId)
+  }
+
+  /** @internal The next QR cycle of a connection: a new session of it never shows a code shown before. */
+  nextQrRound(connectionId: number) {
+    const round = (this.qrRounds.get(connectionId) ?? 0) + 1
+    this.qrRounds.set(connectionId, round)
+    return round
   }
 
   /** Whether the connection holds "credentials": a later start connects without a QR. */

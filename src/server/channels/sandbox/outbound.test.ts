@@ -27,7 +27,7 @@ async function code(promise: Promise<unknown>) {
 
 describe('sandbox outbound', () => {
   test('a sent text is recorded at once and its ack advances 1 → 2 → 4 over time', async () => {
-    const { session, network, timers, clock, events } = await setup()
+    const { session, network, clock, events } = await setup()
     const at = clock.now()
     const ref = await session.send({ jid: MARIA_JID, pn: MARIA }, { kind: 'text', body: 'Bom dia!' })
     expect(ref).toEqual({ id: expect.stringMatching(/^3EB0[0-9A-F]+$/), chatJid: MARIA_JID, fromMe: true })
@@ -36,31 +36,31 @@ describe('sandbox outbound', () => {
     ])
     expect(events).toEqual([])
 
-    await timers.advance(50)
-    await timers.advance(250)
-    await timers.advance(1_699)
+    await clock.tick(50)
+    await clock.tick(250)
+    await clock.tick(1_699)
     expect(events.map((e) => e.t === 'ack' && e.ack)).toEqual([1, 2])
-    await timers.advance(1)
+    await clock.tick(1)
     expect(events).toEqual([
       { t: 'ack', ref, ack: 1, timestamp: Math.floor((at + 50) / 1000) * 1000 },
       { t: 'ack', ref, ack: 2, timestamp: Math.floor((at + 300) / 1000) * 1000 },
       { t: 'ack', ref, ack: 4, timestamp: Math.floor((at + 2_000) / 1000) * 1000 },
     ])
     expect(network.outbound(1)[0]?.ack).toBe(4)
-    expect(timers.size).toBe(0)
+    expect(clock.pendingTimers).toBe(0)
   })
 
   test('a message to a number that is not on WhatsApp stops at sent', async () => {
-    const { session, timers, of } = await setup()
+    const { session, clock, of } = await setup()
     await session.send({ jid: '5511999990000@s.whatsapp.net' }, { kind: 'text', body: 'alô?' })
-    await timers.advance(5_000)
+    await clock.tick(5_000)
     expect(of('ack').map((e) => e.ack)).toEqual([1])
   })
 
   test('acks are scaled by timeScale', async () => {
-    const { session, timers, of } = await setup({ timeScale: 0.1 })
+    const { session, clock, of } = await setup({ timeScale: 0.1 })
     await session.send({ jid: MARIA_JID }, { kind: 'text', body: 'rápido' })
-    await timers.advance(200)
+    await clock.tick(200)
     expect(of('ack').map((e) => e.ack)).toEqual([1, 2, 4])
   })
 
@@ -188,14 +188,14 @@ describe('sandbox outbound', () => {
   })
 
   test('receipts due during a reconnect arrive once the session is back; stop cancels them', async () => {
-    const { session, network, timers, of } = await setup()
+    const { session, network, clock, of } = await setup()
     await session.send({ jid: MARIA_JID }, { kind: 'text', body: 'x' })
     await network.simulateDisconnect(1, 408)
-    await timers.advance(500)
+    await clock.tick(500)
     expect(of('ack')).toEqual([])
-    await timers.advance(500)
+    await clock.tick(500)
     expect(of('ack').map((e) => e.ack)).toEqual([1, 2])
     await session.stop()
-    expect(timers.size).toBe(0)
+    expect(clock.pendingTimers).toBe(0)
   })
 })

@@ -17,7 +17,9 @@ import {
   proto,
   type WAMessage,
 } from '@whiskeysockets/baileys'
+import type { ConnectionStatus } from '../../../shared/connection-status'
 import { AppError } from '../../../shared/errors'
+import type { TimerHandle } from '../../clock'
 import { digitsOnly, normalizeJid, pnFromJid, sendJid } from '../baileys/jid'
 import {
   contentBody,
@@ -26,6 +28,7 @@ import {
   normalizeBaileysEvents,
   refToKey,
 } from '../normalize'
+import { reasonOfClose } from '../status-reasons'
 import type {
   ChannelEvent,
   ChannelSession,
@@ -34,7 +37,6 @@ import type {
   MsgRef,
   OutboundContent,
   SendOptions,
-  SessionStatus,
 } from '../types'
 import {
   avatarDataUrl,
@@ -63,7 +65,6 @@ import {
   statusBatch,
   stubMessage,
   textContent,
-  vcardOf,
 } from './shapes'
 
 type Listener = (event: ChannelEvent) => void | Promise<void>
@@ -91,17 +92,18 @@ const noUpload = async (): Promise<never> => {
 
 export class SandboxChannelSession implements ChannelSession {
   readonly connectionId: number
-  private current: SessionStatus = 'DISCONNECTED'
+  private current: ConnectionStatus = 'DISCONNECTED'
   private readonly listeners = new Set<Listener>()
   /** Life-cycle timers: QR expiry, auto-pairing, reconnects. */
-  private readonly timers = new Set<unknown>()
+  private readonly timers = new Set<TimerHandle>()
   /** Receipt timers of sent messages. */
-  private readonly ackTimers = new Set<unknown>()
+  private readonly ackTimers = new Set<TimerHandle>()
   /** Receipts that fell due while the session was reconnecting, delivered once it is back. */
   private deferredAcks: (() => void)[] = []
   /** Events go out one at a time, in order, each awaited on every listener. */
   private chain: Promise<void> = Promise.resolve()
   private qrAttempt = 0
+  /** Which QR cycle of the connection this is: each start shows codes never shown before. */
   private round = 0
   private me: SandboxCredentials | undefined
   private context: NormalizeContext | undefined
@@ -114,7 +116,7 @@ export class SandboxChannelSession implements ChannelSession {
     this.connectionId = connection.id
   }
 
-  get status(): SessionStatus {
+  get status(): ConnectionStatus {
     return this.current
   }
 
@@ -150,7 +152,7 @@ export class SandboxChannelSession implements ChannelSession {
       await this.requestPairingCode(options.pairingPhone)
       return
     }
-    this.round++
+    this.round = this.net.nextQrRound(this.connectionId)
     this.qrAttempt = 0
     if (this.net.autoPair) this.schedule(this.net.autoPairMs, () => void this.completePairing())
     await opening
@@ -234,7 +236,15 @@ export class SandboxChannelSession implements ChannelSession {
         this.me = undefined
       }
       this.current = 'DISCONNECTED'
-      await this.emit([{ t: 'status', status: 'DISCONNECTED', reason, detail: DETAIL[reason] }])
+      await this.emit([
+        {
+          t: 'status',
+          status: 'DISCONNECTED',
+          reason,
+          detail: DETAIL[reason],
+          statusReason: reasonOfClose(reason),
+        },
+      ])
       return
     }
     this.current = 'OPENING'
@@ -246,7 +256,16 @@ export class SandboxChannelSession implements ChannelSession {
     this.schedule(this.net.reconnectMs, () => {
       if (this.current === 'OPENING' && this.net.credentials(this.connectionId)) void this.connect(creds)
     })
-    await this.emit([{ t: 'status', status: 'OPENING', reason, detail: DETAIL[reason], retryInMs }])
+    await this.emit([
+      {
+        t: 'status',
+        status: 'OPENING',
+        reason,
+        detail: DETAIL[reason],
+        retryInMs,
+        statusReason: reasonOfClose(reason),
+      },
+    ])
   }
 
   /** Drops the session without a word (another session took its connection id). */
@@ -288,7 +307,15 @@ export class SandboxChannelSession implements ChannelSession {
   private async timeout() {
     this.clearTimers()
     this.current = 'TIMEOUT'
-    await this.emit([{ t: 'status', status: 'TIMEOUT', reason: 408, detail: 'QR refs attempts ended' }])
+    await this.emit([
+      {
+        t: 'status',
+        status: 'TIMEOUT',
+        reason: 408,
+        detail: 'QR refs attempts ended',
+        statusReason: 'qr_timeout',
+      },
+    ])
   }
 
   /** The phone scanned: credentials are saved, the server asks for a restart (515), the new socket opens. */
@@ -501,7 +528,7 @@ export class SandboxChannelSession implements ChannelSession {
       steps.push([d.delivered, Status.DELIVERY_ACK, 2], [d.read, Status.READ, 4])
     }
     for (const [ms, status, ack] of steps) {
-      const handle = this.net.timers.setTimeout(() => {
+      const handle = this.net.clock.setTimeout(() => {
         this.ackTimers.delete(handle)
         const deliver = () => {
           if (record.ack >= ack) return
@@ -610,11 +637,8 @@ export class SandboxChannelSession implements ChannelSession {
           seconds: data.media.seconds,
         })
       } else if (data.location) content = locationContent(data.location)
-      else if (data.contact) {
-        content = contactsContent([
-          { displayName: data.contact.name, vcard: vcardOf(data.contact.name, data.contact.phone) },
-        ])
-      } else content = textContent(data.body ?? '', !!quoted)
+      else if (data.contact) content = contactsContent([data.contact])
+      else content = textContent(data.body ?? '', !!quoted)
     }
     const msg = receivedMessage({
       key,
@@ -697,7 +721,7 @@ export class SandboxChannelSession implements ChannelSession {
   }
 
   private schedule(ms: number, fn: () => void) {
-    const handle = this.net.timers.setTimeout(() => {
+    const handle = this.net.clock.setTimeout(() => {
       this.timers.delete(handle)
       fn()
     }, this.net.scaled(ms))
@@ -705,12 +729,12 @@ export class SandboxChannelSession implements ChannelSession {
   }
 
   private clearTimers() {
-    for (const handle of this.timers) this.net.timers.clearTimeout(handle)
+    for (const handle of this.timers) this.net.clock.clearTimeout(handle)
     this.timers.clear()
   }
 
   private clearAckTimers() {
-    for (const handle of this.ackTimers) this.net.timers.clearTimeout(handle)
+    for (const handle of this.ackTimers) this.net.clock.clearTimeout(handle)
     this.ackTimers.clear()
     this.deferredAcks = []
   }

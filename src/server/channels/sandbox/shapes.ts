@@ -1,7 +1,7 @@
 /**
  * Builders of the Baileys shapes the sandbox emits: the `WAMessage`s, keys and event batches a live Baileys
- * socket hands to its listeners after decoding and `processMessage` (baileys-on-bun.md §5.3, the message
- * shapes table). They go through the same `normalizeBaileysEvents` as the real adapter's.
+ * socket hands to its listeners after decoding and `processMessage`. They go through the same
+ * `normalizeBaileysEvents` as the real adapter's.
  */
 import { createHash } from 'node:crypto'
 import {

@@ -1,17 +1,15 @@
 /**
  * A sandbox network on a manual clock, for tests (this folder's, the contract tests, route tests): nothing
- * sleeps; `timers.advance(ms)` moves time and fires what falls due.
+ * sleeps; `clock.tick(ms)` moves time and fires what falls due.
  */
 import { ManualClock } from '../../clock'
 import type { ChannelEvent, ChannelEventOf, ChannelSession } from '../types'
 import { SandboxNetwork, type SandboxNetworkOptions } from './network'
-import { ManualTimers } from './timers'
 
-export function createTestNetwork(options: Partial<SandboxNetworkOptions> = {}) {
+export function createTestNetwork(options: Partial<Omit<SandboxNetworkOptions, 'clock'>> = {}) {
   const clock = new ManualClock()
-  const timers = new ManualTimers(clock)
-  const network = new SandboxNetwork({ clock, timers, ...options })
-  return { clock, timers, network }
+  const network = new SandboxNetwork({ clock, ...options })
+  return { clock, network }
 }
 
 /** Records a session's events. */

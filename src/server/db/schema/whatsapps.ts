@@ -1,18 +1,9 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { CONNECTION_STATUS_REASONS, CONNECTION_STATUSES } from '../../../shared/connection-status'
 import { timestamps } from './columns'
 import { companies } from './companies'
 import { queues } from './queues'
-
-export const CONNECTION_STATUSES = [
-  'qrcode',
-  'OPENING',
-  'PAIRING',
-  'CONNECTED',
-  'DISCONNECTED',
-  'TIMEOUT',
-] as const
-export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number]
 
 /** A WhatsApp connection (the spec's "whatsapp"): one number of a company and its behaviour. */
 export const whatsapps = sqliteTable(
@@ -26,7 +17,9 @@ export const whatsapps = sqliteTable(
     /** 'beta' is the real WhatsApp session (Baileys); 'sandbox' the simulated network. */
     provider: text('provider').$type<'beta' | 'sandbox'>().notNull().default('beta'),
     channel: text('channel').notNull().default('whatsapp'),
-    status: text('status').$type<ConnectionStatus>().notNull().default('DISCONNECTED'),
+    status: text('status', { enum: CONNECTION_STATUSES }).notNull().default('DISCONNECTED'),
+    /** Why the session is not connected, as its provider reported it; null when nothing went wrong. */
+    statusReason: text('status_reason', { enum: CONNECTION_STATUS_REASONS }),
     qrcode: text('qrcode').notNull().default(''),
     pairingCode: text('pairing_code'),
     /** When the QR code shown expires (epoch ms). */

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'bun:test'
-import { plans } from '../../db/schema'
+import { initAuthCreds } from '@whiskeysockets/baileys'
+import { eq } from 'drizzle-orm'
+import { fakeSocketFactory, settle } from '../../channels/baileys/fake-socket'
+import { createBaileysProvider } from '../../channels/baileys/provider'
+import type { ChannelProvider } from '../../channels/types'
+import { plans, whatsapps } from '../../db/schema'
+import { silentLogger } from '../../logger'
 import { createHarness } from '../../test/harness'
 
 describe('connections', () => {
@@ -277,5 +283,182 @@ describe('shutdown', () => {
     await h.deps.channels.stopAll()
     const admin = await h.as(h.a.admin)
     expect((await admin.get(`/whatsapp/${connection.id}`)).body.status).toBe('CONNECTED')
+  })
+})
+
+describe('connection tokens', () => {
+  test('the server makes the token: one in a body is ignored, and no answer tells whether a token exists', async () => {
+    const h = await createHarness()
+    const theirs = h.makeConnection(h.b.id, { token: 'beta-secret-token-1234' })
+    const admin = await h.as(h.a.admin)
+    const created = await admin.post('/whatsapp', { name: 'Principal', token: theirs.token })
+    expect(created.status).toBe(201)
+    expect(created.body.token).not.toBe(theirs.token)
+    expect(created.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    for (const token of [theirs.token, 'my-own-chosen-token']) {
+      const res = await admin.put(`/whatsapp/${created.body.id}`, { name: 'Principal', token })
+      expect(res.status).toBe(200)
+      expect(res.body.token).toBe(created.body.token)
+    }
+    const row = h.db.select().from(whatsapps).where(eq(whatsapps.id, theirs.id)).get()
+    expect(row?.token).toBe(theirs.token)
+  })
+
+  test('a new token: it differs, the old one stops matching, admins are told live', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const { body: connection } = await admin.post('/whatsapp', { name: 'Principal' })
+    const events = h.recordEvents()
+    const res = await admin.post(`/whatsapp/${connection.id}/token`)
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ id: connection.id, name: 'Principal' })
+    expect(res.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(res.body.token).not.toBe(connection.token)
+    const byToken = (token: string) => h.db.select().from(whatsapps).where(eq(whatsapps.token, token)).get()
+    expect(byToken(connection.token)).toBeUndefined()
+    expect(byToken(res.body.token)?.id).toBe(connection.id)
+    expect((await admin.get(`/whatsapp/${connection.id}`)).body.token).toBe(res.body.token)
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        room: `company:${h.a.id}:admins`,
+        event: `company-${h.a.id}-whatsapp`,
+        data: { action: 'update', whatsapp: expect.objectContaining({ token: res.body.token }) },
+      }),
+    )
+    expect(events.every((e) => !e.room.startsWith(`company:${h.b.id}`))).toBe(true)
+  })
+
+  test("attendants cannot renew a token; another company's connection answers 404", async () => {
+    const h = await createHarness()
+    const foreign = h.makeConnection(h.b.id)
+    const mine = h.makeConnection(h.a.id)
+    const agent = await h.as(h.a.attendant)
+    const denied = await agent.post(`/whatsapp/${mine.id}/token`)
+    expect(denied.status).toBe(403)
+    expect(denied.body.error).toBe('ERR_NO_PERMISSION')
+    const admin = await h.as(h.a.admin)
+    const res = await admin.post(`/whatsapp/${foreign.id}/token`)
+    expect(res.status).toBe(404)
+    expect(res.body.error).toBe('ERR_NO_WAPP_FOUND')
+    const row = h.db.select().from(whatsapps).where(eq(whatsapps.id, foreign.id)).get()
+    expect(row?.token).toBe(foreign.token)
+    expect((await admin.post('/whatsapp/abc/token')).status).toBe(404)
+  })
+})
+
+describe('session state and its reason', () => {
+  test('a session that cannot reach WhatsApp says why, live; retry and new QR work from where it stopped', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const { body } = await admin.post('/whatsapp', { name: 'Principal' })
+    const first = h.sessions.get(body.id)!
+    const events = h.recordEvents()
+    await first.emit({
+      t: 'status',
+      status: 'OPENING',
+      reason: 408,
+      statusReason: 'no_network',
+      retryInMs: 1_000,
+    })
+    expect((await admin.get(`/whatsapp/${body.id}`)).body).toMatchObject({
+      status: 'OPENING',
+      statusReason: 'no_network',
+      retries: 1,
+    })
+    await first.emit({ t: 'status', status: 'DISCONNECTED', reason: 408, statusReason: 'no_network' })
+    const sessionFrames = events
+      .filter((e) => e.event === `company-${h.a.id}-whatsappSession` && e.room.endsWith(':admins'))
+      .map((e) => (e.data as { session: { status: string; statusReason: string | null } }).session)
+    expect(sessionFrames.map((s) => [s.status, s.statusReason])).toEqual([
+      ['OPENING', 'no_network'],
+      ['DISCONNECTED', 'no_network'],
+    ])
+
+    // retry: a fresh start, the old reason cleared
+    const retried = await admin.post(`/whatsappsession/${body.id}`)
+    expect(retried.status).toBe(200)
+    expect(retried.body).toMatchObject({ status: 'qrcode', statusReason: null, retries: 0 })
+    expect(h.sessions.get(body.id)!.calls.filter((c) => c.method === 'start')).toHaveLength(2)
+
+    await h.sessions.get(body.id)!.emit({ t: 'status', status: 'DISCONNECTED', statusReason: 'logged_out' })
+    const renewed = await admin.put(`/whatsappsession/${body.id}`)
+    expect(renewed.body).toMatchObject({ status: 'qrcode', statusReason: null })
+    expect(renewed.body.qrcode).toStartWith('fake-qr-')
+  })
+
+  test('starting a connected session leaves it connected', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const { body } = await admin.post('/whatsapp', { name: 'Principal' })
+    const session = h.sessions.get(body.id)!
+    await session.emit({ t: 'status', status: 'CONNECTED', me: { jid: '5511999990000@s.whatsapp.net' } })
+    const res = await admin.post(`/whatsappsession/${body.id}`)
+    expect(res.body.status).toBe('CONNECTED')
+    expect(h.sessions.get(body.id)).toBe(session)
+    expect(session.calls.filter((c) => c.method === 'start')).toHaveLength(1)
+  })
+
+  test('starting a session that waits for a scan starts it over with a fresh QR code', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const { body } = await admin.post('/whatsapp', { name: 'Principal' })
+    const old = h.sessions.get(body.id)!
+    const res = await admin.post(`/whatsappsession/${body.id}`)
+    expect(res.body.status).toBe('qrcode')
+    expect(old.calls.map((c) => c.method)).toEqual(['start', 'stop'])
+    expect(h.sessions.get(body.id)).not.toBe(old)
+  })
+
+  test('a restarted server retries sessions that stopped for a passing cause, not those a person must fix', async () => {
+    const h = await createHarness()
+    const offline = h.makeConnection(h.a.id, { status: 'DISCONNECTED', statusReason: 'no_network' })
+    const unlinked = h.makeConnection(h.a.id, { status: 'DISCONNECTED', statusReason: 'logged_out' })
+    const banned = h.makeConnection(h.b.id, { status: 'DISCONNECTED', statusReason: 'banned' })
+    await h.deps.channels.startAll(0)
+    expect(h.sessions.has(offline.id)).toBe(true)
+    expect(h.sessions.has(unlinked.id)).toBe(false)
+    expect(h.sessions.has(banned.id)).toBe(false)
+  })
+})
+
+describe('a real (Baileys) session that cannot reach WhatsApp', () => {
+  test('shows why while it retries, stops after the bound, and a retry from there shows a QR', async () => {
+    const f = fakeSocketFactory()
+    let build: ChannelProvider | undefined
+    const h = await createHarness({ providers: { beta: (connection) => build!(connection) } })
+    build = createBaileysProvider({
+      log: silentLogger,
+      clock: h.clock,
+      authState: async () => ({
+        state: { creds: initAuthCreds(), keys: { get: async () => ({}), set: async () => {} } },
+        saveCreds() {},
+        clear() {},
+      }),
+      socketFactory: f.factory,
+      fetchVersion: null,
+      maxRetries: 2,
+      random: () => 1,
+    })
+    const admin = await h.as(h.a.admin)
+    const { body } = await admin.post('/whatsapp', { name: 'Principal' })
+    const state = async () => (await admin.get(`/whatsapp/${body.id}`)).body
+    for (const retries of [1, 2]) {
+      f.current.sim.close(408, 'getaddrinfo ENOTFOUND web.whatsapp.com')
+      await settle()
+      expect(await state()).toMatchObject({ status: 'OPENING', statusReason: 'no_network', retries })
+      h.clock.advance(h.clock.delays()[0]!)
+      await settle()
+    }
+    f.current.sim.close(408, 'getaddrinfo ENOTFOUND web.whatsapp.com')
+    await settle()
+    expect(await state()).toMatchObject({ status: 'DISCONNECTED', statusReason: 'no_network' })
+    expect(h.clock.pendingTimers).toBe(0)
+
+    const retried = await admin.post(`/whatsappsession/${body.id}`)
+    expect(retried.body).toMatchObject({ status: 'OPENING', statusReason: null, retries: 0 })
+    f.current.sim.qr()
+    await settle()
+    expect(await state()).toMatchObject({ status: 'qrcode', statusReason: null })
+    expect((await state()).qrcode).not.toBe('')
   })
 })

@@ -13,6 +13,7 @@ import {
   disconnectSession,
   getConnection,
   listConnections,
+  renewConnectionToken,
   renewQrCode,
   restartCompanySessions,
   startSession,
@@ -23,15 +24,20 @@ import {
 export const connectionsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get('/', (c) => c.json(listConnections(ctxOf(c))))
-  .get('/:id', (c) => c.json(getConnection(ctxOf(c), pathId(c))))
+  .get('/:id', (c) => c.json(getConnection(ctxOf(c), pathId(c, 'ERR_NO_WAPP_FOUND'))))
   .post('/', requirePermission('connections-page:addConnection'), async (c) =>
     c.json(await createConnection(ctxOf(c), await parseBody(c, createConnectionBody)), 201),
   )
+  .post('/:id/token', requirePermission('connections-page:editOrDeleteConnection'), (c) =>
+    c.json(renewConnectionToken(ctxOf(c), pathId(c, 'ERR_NO_WAPP_FOUND'))),
+  )
   .put('/:id', requirePermission('connections-page:editOrDeleteConnection'), async (c) =>
-    c.json(updateConnection(ctxOf(c), pathId(c), await parseBody(c, updateConnectionBody))),
+    c.json(
+      updateConnection(ctxOf(c), pathId(c, 'ERR_NO_WAPP_FOUND'), await parseBody(c, updateConnectionBody)),
+    ),
   )
   .delete('/:id', requirePermission('connections-page:editOrDeleteConnection'), async (c) => {
-    await deleteConnection(ctxOf(c), pathId(c))
+    await deleteConnection(ctxOf(c), pathId(c, 'ERR_NO_WAPP_FOUND'))
     return c.json({ message: 'Connection deleted' })
   })
 
@@ -41,10 +47,10 @@ export const sessionRoutes = new Hono<AppEnv>()
   .post('/:id', async (c) => {
     const raw = c.req.header('content-type')?.includes('json') ? await jsonBody(c) : {}
     const { phone } = parse(startSessionBody, raw ?? {})
-    return c.json(await startSession(ctxOf(c), pathId(c), { phone }))
+    return c.json(await startSession(ctxOf(c), pathId(c, 'ERR_NO_WAPP_FOUND'), { phone }))
   })
-  .put('/:id', async (c) => c.json(await renewQrCode(ctxOf(c), pathId(c))))
-  .delete('/:id', async (c) => c.json(await disconnectSession(ctxOf(c), pathId(c))))
+  .put('/:id', async (c) => c.json(await renewQrCode(ctxOf(c), pathId(c, 'ERR_NO_WAPP_FOUND'))))
+  .delete('/:id', async (c) => c.json(await disconnectSession(ctxOf(c), pathId(c, 'ERR_NO_WAPP_FOUND'))))
 
 /** `/whatsapp-restart/`: restarts the company's sessions. */
 export const restartRoutes = new Hono<AppEnv>()

@@ -1,19 +1,22 @@
 import { and, asc, count, eq, inArray, ne } from 'drizzle-orm'
 import type { WhatsappDto } from '../../../shared/api'
-import { AppError } from '../../../shared/errors'
-import { isAdmin } from '../../../shared/permissions'
+import { AppError, fieldError } from '../../../shared/errors'
 import type { CreateConnectionInput, UpdateConnectionInput } from '../../../shared/schemas/whatsapp'
 import { isoTime } from '../../clock'
 import type { Ctx } from '../../context'
-import { transact } from '../../context'
+import { isAdminActor, transact } from '../../context'
 import type { DB } from '../../db/client'
-import { companies, plans, queues, users, type WhatsappRow, whatsappQueues, whatsapps } from '../../db/schema'
-import { fieldError } from '../../http/validate'
+import { queues, users, type WhatsappRow, whatsappQueues, whatsapps } from '../../db/schema'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
+import { assertWithinPlanLimit } from '../plans/limits'
 
+/**
+ * A connection's token for the external send API: 32 random bytes, base64url. Only the server makes one
+ * (at creation, or on `POST /whatsapp/{id}/token`), so a client can never probe for another tenant's token.
+ */
 export function newApiToken() {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
 }
 
 function queuesOf(db: DB, connectionIds: number[]) {
@@ -61,7 +64,7 @@ export function getConnectionRowInCompany(db: DB, companyId: number, connectionI
 }
 
 export function connectionDto(ctx: Ctx, row: WhatsappRow) {
-  return toConnectionDto(row, queuesOf(ctx.db, [row.id]).get(row.id) ?? [], isAdmin(ctx.actor))
+  return toConnectionDto(row, queuesOf(ctx.db, [row.id]).get(row.id) ?? [], isAdminActor(ctx.actor))
 }
 
 export function listConnections(ctx: Ctx): WhatsappDto[] {
@@ -75,7 +78,7 @@ export function listConnections(ctx: Ctx): WhatsappDto[] {
     ctx.db,
     rows.map((r) => r.id),
   )
-  return rows.map((r) => toConnectionDto(r, refs.get(r.id) ?? [], isAdmin(ctx.actor)))
+  return rows.map((r) => toConnectionDto(r, refs.get(r.id) ?? [], isAdminActor(ctx.actor)))
 }
 
 export function getConnection(ctx: Ctx, connectionId: number): WhatsappDto {
@@ -130,27 +133,6 @@ function assertRules(db: DB, companyId: number, next: Rules, exceptId?: number) 
   ) {
     throw fieldError('collectiveVacationEnd', 'The vacation must end after it starts')
   }
-  if (next.token) {
-    const clash = db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.token, next.token)).get()
-    if (clash && clash.id !== exceptId) throw fieldError('token', 'Choose another token')
-  }
-}
-
-function assertWithinConnectionLimit(db: DB, companyId: number) {
-  const limit = db
-    .select({ connections: plans.connections })
-    .from(companies)
-    .innerJoin(plans, eq(plans.id, companies.planId))
-    .where(eq(companies.id, companyId))
-    .get()?.connections
-  if (!limit) return
-  const current =
-    db.select({ n: count() }).from(whatsapps).where(eq(whatsapps.companyId, companyId)).get()?.n ?? 0
-  if (current >= limit) {
-    throw new AppError('ERR_CONNECTION_LIMIT_REACHED', `The company's plan allows ${limit} connections`, {
-      limit,
-    })
-  }
 }
 
 function setQueues(tx: DB, connectionId: number, queueIds: number[]) {
@@ -177,7 +159,8 @@ function clearOtherDefaults(tx: DB, companyId: number, exceptId: number) {
 
 export async function createConnection(ctx: Ctx, input: CreateConnectionInput): Promise<WhatsappDto> {
   const { companyId } = ctx.actor
-  const provider = input.provider ?? 'beta'
+  // A --sandbox server is for trying Balcão without a phone: its connections are simulated unless asked otherwise.
+  const provider = input.provider ?? (ctx.sandbox ? 'sandbox' : 'beta')
   if (provider === 'sandbox' && !ctx.sandbox) {
     throw fieldError(
       'provider',
@@ -187,7 +170,7 @@ export async function createConnection(ctx: Ctx, input: CreateConnectionInput): 
   }
   const { queueIds = [], ...fields } = input
   const row = transact(ctx, (tx, events) => {
-    assertWithinConnectionLimit(tx, companyId)
+    assertWithinPlanLimit(ctx, 'connections', tx)
     assertRules(tx, companyId, input)
     const first =
       (tx.select({ n: count() }).from(whatsapps).where(eq(whatsapps.companyId, companyId)).get()?.n ?? 0) ===
@@ -201,7 +184,7 @@ export async function createConnection(ctx: Ctx, input: CreateConnectionInput): 
         provider,
         companyId,
         isDefault: first || !!input.isDefault,
-        token: input.token ?? newApiToken(),
+        token: newApiToken(),
         status: 'OPENING',
         createdAt: now,
         updatedAt: now,
@@ -225,7 +208,7 @@ export function updateConnection(ctx: Ctx, connectionId: number, input: UpdateCo
     const current = getConnectionRowInCompany(tx, companyId, connectionId)
     const currentQueues = (queuesOf(tx, [connectionId]).get(connectionId) ?? []).map((q) => q.id)
     const next = { ...current, ...input, queueIds: input.queueIds ?? currentQueues }
-    assertRules(tx, companyId, { ...next, name: input.name, token: input.token }, connectionId)
+    assertRules(tx, companyId, { ...next, name: input.name }, connectionId)
     if (current.isDefault && input.isDefault === false) {
       throw new AppError(
         'ERR_NO_OTHER_WHATSAPP',
@@ -241,6 +224,22 @@ export function updateConnection(ctx: Ctx, connectionId: number, input: UpdateCo
       .returning()
       .get()
     if (queueIds) setQueues(tx, connectionId, queueIds)
+    publish(ctx, events, updated, 'update')
+    return updated
+  })
+  return connectionDto(ctx, row)
+}
+
+/** POST /whatsapp/{id}/token: a new API token; the old one stops working at once. */
+export function renewConnectionToken(ctx: Ctx, connectionId: number): WhatsappDto {
+  const row = transact(ctx, (tx, events) => {
+    getConnectionRowInCompany(tx, ctx.actor.companyId, connectionId)
+    const updated = tx
+      .update(whatsapps)
+      .set({ token: newApiToken(), updatedAt: ctx.clock.now() })
+      .where(eq(whatsapps.id, connectionId))
+      .returning()
+      .get()
     publish(ctx, events, updated, 'update')
     return updated
   })

@@ -26,9 +26,9 @@ const requireOperator: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const operatorRoutes = new Hono<AppEnv>()
   .use(requireOperator)
   .get('/connections', (c) => c.json(listAllConnections(c.get('deps'))))
-  .get('/connections/:id', (c) => c.json(operatorConnection(c.get('deps'), pathId(c))))
+  .get('/connections/:id', (c) => c.json(operatorConnection(c.get('deps'), pathId(c, 'ERR_NO_WAPP_FOUND'))))
   .post('/connections/:id/pair', async (c) => {
     const raw = c.req.header('content-type')?.includes('json') ? await jsonBody(c) : {}
     const { phone } = parse(startSessionBody, raw ?? {})
-    return c.json(await pairFromTerminal(c.get('deps'), pathId(c), phone), 202)
+    return c.json(await pairFromTerminal(c.get('deps'), pathId(c, 'ERR_NO_WAPP_FOUND'), phone), 202)
   })

@@ -13,6 +13,7 @@ function operatorView(row: WhatsappRow, companyName: string) {
     companyName,
     provider: row.provider,
     status: row.status,
+    statusReason: row.statusReason,
     number: row.number,
     isDefault: row.isDefault,
     retries: row.retries,

@@ -30,7 +30,7 @@ describe('sandbox API (--sandbox)', () => {
     expect(created.body.status).toBe('qrcode')
     expect(created.body.qrcode).toContain(',')
     expect(created.body.expirationTime).toBe(h.clock.now() + 60_000)
-    await h.timers.advance(5_000)
+    await h.clock.tick(5_000)
     const after = await admin.get(`/whatsapp/${created.body.id}`)
     expect(after.body.status).toBe('CONNECTED')
     expect(after.body.number).toMatch(/^\d{12,13}$/)
@@ -80,7 +80,7 @@ describe('sandbox API (--sandbox)', () => {
     expect(sent.body).toEqual([
       expect.objectContaining({ to: '5511999990001@s.whatsapp.net', kind: 'text', body: 'Bom dia!', ack: 0 }),
     ])
-    await h.timers.advance(2_000)
+    await h.clock.tick(2_000)
     expect((await admin.get(`/sandbox/connections/${connection.id}/outbound`)).body[0].ack).toBe(4)
     const acks = received.filter((e) => e.t === 'ack').map((e) => (e as unknown as { ack: number }).ack)
     expect(acks).toEqual([1, 2, 4])
@@ -101,5 +101,97 @@ describe('sandbox API (--sandbox)', () => {
     }
     const agent = await h.as(h.b.attendant)
     expect((await agent.get(`/sandbox/connections/${connection.id}/outbound`)).status).toBe(403)
+  })
+
+  test('on a --sandbox server a new connection is a sandbox one unless it asks for the real provider', async () => {
+    const h = await createHarness({ sandbox: true })
+    const admin = await h.as(h.a.admin)
+    const plain = await admin.post('/whatsapp', { name: 'Demo' })
+    expect(plain.status).toBe(201)
+    expect(plain.body.provider).toBe('sandbox')
+    const real = await admin.post('/whatsapp', { name: 'Real', provider: 'beta' })
+    expect(real.body.provider).toBe('beta')
+  })
+
+  test('starting again a connection that waits for its QR shows a fresh QR, then pairs after the usual delay', async () => {
+    const h = await createHarness({ sandbox: true })
+    const admin = await h.as(h.a.admin)
+    const { body: created } = await admin.post('/whatsapp', { name: 'Demo', provider: 'sandbox' })
+    const seen = [created.qrcode]
+    await h.clock.tick(3_000)
+    const events = h.recordEvents()
+    for (const restart of [
+      () => admin.post(`/whatsappsession/${created.id}`),
+      () => admin.put(`/whatsappsession/${created.id}`),
+    ]) {
+      const res = await restart()
+      expect(res.status).toBe(200)
+      expect(res.body.status).toBe('qrcode')
+      expect(res.body.qrcode).toContain(',')
+      expect(seen).not.toContain(res.body.qrcode)
+      expect(res.body.expirationTime).toBe(h.clock.now() + 60_000)
+      seen.push(res.body.qrcode)
+      await h.clock.tick(3_000)
+      expect((await admin.get(`/whatsapp/${created.id}`)).body.status).toBe('qrcode')
+    }
+    await h.clock.tick(2_000)
+    expect((await admin.get(`/whatsapp/${created.id}`)).body.status).toBe('CONNECTED')
+    const shown = events
+      .filter((e) => e.event === `company-${h.a.id}-whatsappSession` && e.room.endsWith(':admins'))
+      .map((e) => (e.data as { session: { status: string; qrcode: string } }).session)
+    const qrs = new Set(shown.filter((s) => s.status === 'qrcode').map((s) => s.qrcode))
+    expect([...qrs]).toEqual(seen.slice(1))
+    expect(shown.at(-1)?.status).toBe('CONNECTED')
+  })
+
+  test('starting a connected sandbox connection keeps it connected', async () => {
+    const h = await createHarness({ sandbox: true })
+    const admin = await h.as(h.a.admin)
+    const { body: created } = await admin.post('/whatsapp', { name: 'Demo', provider: 'sandbox' })
+    await admin.post(`/sandbox/connections/${created.id}/pair`)
+    const res = await admin.post(`/whatsappsession/${created.id}`)
+    expect(res.body.status).toBe('CONNECTED')
+    await h.clock.tick(60_000)
+    expect((await admin.get(`/whatsapp/${created.id}`)).body.status).toBe('CONNECTED')
+  })
+
+  test('a disconnect it cannot recover from is shown with its reason; retry pairs again', async () => {
+    const h = await createHarness({ sandbox: true })
+    const admin = await h.as(h.a.admin)
+    const { body: created } = await admin.post('/whatsapp', { name: 'Demo', provider: 'sandbox' })
+    await admin.post(`/sandbox/connections/${created.id}/pair`)
+    await h.deps.sandboxNetwork!.simulateDisconnect(created.id, 440)
+    expect((await admin.get(`/whatsapp/${created.id}`)).body).toMatchObject({
+      status: 'DISCONNECTED',
+      statusReason: 'replaced',
+    })
+    const retried = await admin.post(`/whatsappsession/${created.id}`)
+    expect(retried.body).toMatchObject({ status: 'CONNECTED', statusReason: null })
+  })
+
+  test('a customer shares a contact card as the README shows it, or in the short form', async () => {
+    const h = await createHarness({ sandbox: true })
+    const admin = await h.as(h.a.admin)
+    const { body: connection } = await admin.post('/whatsapp', { name: 'Demo', provider: 'sandbox' })
+    await admin.post(`/sandbox/connections/${connection.id}/pair`)
+    const cards: { displayName: string; vcard: string }[] = []
+    h.deps.channels.onEvent((_conn, event) => {
+      if (event.t === 'message') cards.push(...(event.vcards ?? []))
+    })
+    const vcard =
+      'BEGIN:VCARD\nVERSION:3.0\nFN:João Silva\nTEL;type=CELL;waid=5511988887777:+55 11 98888-7777\nEND:VCARD'
+    const inbound = (contact: unknown) =>
+      admin.post(`/sandbox/connections/${connection.id}/inbound`, { from: '5511999990001', contact })
+    expect((await inbound({ displayName: 'João', vcard })).status).toBe(201)
+    expect((await inbound({ vcard })).status).toBe(201)
+    expect((await inbound({ name: 'Ana', phone: '5511977776666' })).status).toBe(201)
+    expect(cards.map((c) => c.displayName)).toEqual(['João', 'João Silva', 'Ana'])
+    expect(cards[0]?.vcard).toBe(vcard)
+    expect(cards[2]?.vcard).toContain('waid=5511977776666')
+    const bad = await inbound({ displayName: 'X', vcard: 'not a card' })
+    expect(bad.status).toBe(400)
+    expect(bad.body.fields).toEqual([
+      { field: 'contact.vcard', message: 'must be a vCard (BEGIN:VCARD … END:VCARD)' },
+    ])
   })
 })

@@ -1,0 +1,1 @@
+ALTER TABLE `whatsapps` ADD `status_reason` text;
