@@ -4,7 +4,7 @@
 FROM node:20-bookworm AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build
 
@@ -13,7 +13,7 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends ca-certificates tzdata \
   && rm -rf /var/lib/apt/lists/* \
   && useradd --system --home /data --shell /usr/sbin/nologin balcao \
-  && mkdir -p /data && chown balcao:balcao /data
+  && install -d -m 700 -o balcao -g balcao /data
 COPY --from=build /src/dist/balcao /usr/local/bin/balcao
 USER balcao
 ENV BALCAO_DATA_DIR=/data HOST=0.0.0.0 PORT=8080

@@ -53,6 +53,11 @@ export async function buildExecutable(outfile = 'dist/balcao') {
     entrypoints: ['src/main.ts'],
     compile: { outfile, assets: ['./dist/web', './migrations'] },
     minify: true,
+    // Start-up: each command's code is its own chunk, loaded by its dynamic import (serve never parses Baileys,
+    // Ink or the API until it needs them), and precompiled bytecode spares parsing what does load.
+    splitting: true,
+    bytecode: true,
+    format: 'esm',
     sourcemap: 'none',
     plugins: [stubReactDevtools, baileysWebSocketPlugin],
     define: production,

@@ -1,12 +1,14 @@
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { secureHeaders } from 'hono/secure-headers'
-import type { HealthResponse } from '../shared/api'
 import { AppError } from '../shared/errors'
+import { PLAN_FLAGS, PLAN_GATED_PATHS } from '../shared/plans'
 import type { Deps } from './context'
-import { authenticate } from './http/auth'
+import { health } from './health'
+import { authenticate, requireAuth, requirePlanFeature } from './http/auth'
 import type { AppEnv } from './http/env'
 import { handleError, notFoundApi } from './http/errors'
+import { isHttps } from './http/request'
 import { authRoutes } from './modules/auth/routes'
 import { LoginThrottle } from './modules/auth/throttle'
 import { companiesRoutes } from './modules/companies/routes'
@@ -20,7 +22,15 @@ import { usersRoutes } from './modules/users/routes'
 import type { SocketData } from './realtime/socket'
 import type { WebAssets } from './web-assets'
 
-const startedAt = Date.now()
+/**
+ * The live socket's origin for the CSP's connect-src: this origin's own ws(s), not every ws: and wss: host.
+ * A host that is not a plain name or address is left out rather than echoed into the header.
+ */
+function liveSocketOrigin(c: Context<AppEnv>) {
+  const host = new URL(c.req.url).host
+  if (!/^[a-z0-9.-]+(:\d+)?$|^\[[0-9a-f:.]+\](:\d+)?$/i.test(host)) return ''
+  return `${isHttps(c) ? 'wss' : 'ws'}://${host}`
+}
 
 /** Builds the whole HTTP app from its dependencies; tests call `app.request()` on it. */
 export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
@@ -33,14 +43,7 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
           c.json({ error: 'ERR_PAYLOAD_TOO_LARGE', message: 'The request body is too large' }, 413),
       }),
     )
-    .get('/health', (c) =>
-      c.json({
-        status: 'ok',
-        version: deps.version,
-        uptimeMs: Date.now() - startedAt,
-        sandbox: !!deps.sandboxNetwork,
-      } satisfies HealthResponse),
-    )
+    .get('/health', (c) => c.json(health(deps)))
     .get('/ws', async (c) => {
       const operator = c.req.query('operator')
       let data: SocketData
@@ -58,6 +61,10 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
       }
       return new Response(null)
     })
+  for (const flag of PLAN_FLAGS)
+    for (const path of PLAN_GATED_PATHS[flag])
+      api.use(path, requireAuth, requirePlanFeature(flag)).use(`${path}/*`, requireAuth, requirePlanFeature(flag))
+  api
     .route('/auth', authRoutes(throttle))
     .route('/users', usersRoutes)
     .route('/queue', queuesRoutes)
@@ -84,7 +91,7 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
+        connectSrc: ["'self'", liveSocketOrigin],
         fontSrc: ["'self'", 'data:'],
         frameAncestors: ["'none'"],
       },

@@ -1,19 +1,24 @@
 import type { Server } from 'bun'
-import { createApp } from './app'
 import type { Config } from './config'
 import { bootstrap } from './db/bootstrap'
 import { createDemoCompany, DEMO_COMPANY_NAME } from './db/demo'
 import { openDataDir } from './deps'
-import { setOnline } from './modules/auth/service'
-import { roomsOfUser } from './modules/users/service'
+import { health } from './health'
 import { connectHost, newOperatorToken, removeOperatorFile, writeOperatorFile } from './operator-file'
 import { liveSocketHandler, PING_INTERVAL_MS, type SocketData } from './realtime/socket'
+import type { Api } from './api-entry'
 import { WebAssets, webDir } from './web-assets'
 
 /** Starts Balcão: data folder, migrations, first-start bootstrap, HTTP + WebSocket server, and stops cleanly. */
 export type ServeOptions = {
   /** Development: the UI straight from src/web (an HTML import) with hot reload, instead of dist/web. */
   devIndex?: import('bun').HTMLBundle
+}
+
+function isHealthCheck(req: Request) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false
+  const { pathname } = new URL(req.url)
+  return pathname === '/api/health' || pathname === '/api/health/'
 }
 
 export async function serve(config: Config, options: ServeOptions = {}) {
@@ -44,11 +49,22 @@ export async function serve(config: Config, options: ServeOptions = {}) {
   deps.operatorToken = newOperatorToken()
   const web = new WebAssets(config.webDir ?? webDir())
   if (!web.available && !options.devIndex) log.warn('the web UI is not built; run `npm run build:web`')
-  const app = createApp(deps, { web })
-  const handle = (req: Request, srv: Server<SocketData>) => app.fetch(req, { server: srv })
+  // The API (its routes, validation schemas and their libraries) loads on the first request that needs it, so a
+  // starting server answers health checks at once and an idle one holds only what it uses.
+  let api: Promise<Api> | undefined
+  let loaded: Api | undefined
+  const loadApi = () => {
+    api ??= import('./api-entry').then((m) => (loaded = m.buildApi(deps, web)))
+    return api
+  }
+  const handle = async (req: Request, srv: Server<SocketData>) => {
+    if (isHealthCheck(req)) return Response.json(health(deps))
+    return (await loadApi()).app.fetch(req, { server: srv })
+  }
+  // A socket opens only after its upgrade went through the API, so `loaded` is set by then.
   const websocket = liveSocketHandler(deps, {
-    roomsOfUser: (userId) => roomsOfUser(deps.db, userId),
-    setOnline: (userId, online) => setOnline(deps, userId, online),
+    roomsOfUser: (userId) => loaded?.roomsOfUser(userId) ?? [],
+    setOnline: (userId, online) => loaded?.setOnline(userId, online),
   })
   const server = options.devIndex
     ? Bun.serve<SocketData, string>({

@@ -58,4 +58,13 @@ describe('the web UI served by the executable', () => {
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
   })
+
+  test("the CSP lets pages connect to this origin's live socket only", async () => {
+    const app = await appWithUi()
+    const connectSrc = (csp: string | null) => csp?.match(/connect-src ([^;]*)/)?.[1]
+    const plain = await app.request('http://balcao.example:8080/')
+    expect(connectSrc(plain.headers.get('content-security-policy'))).toBe("'self' ws://balcao.example:8080")
+    const secure = await app.request('https://balcao.example/')
+    expect(connectSrc(secure.headers.get('content-security-policy'))).toBe("'self' wss://balcao.example")
+  })
 })

@@ -3,11 +3,13 @@ import { extname, join, relative } from 'node:path'
 import type { Context } from 'hono'
 
 type Asset = {
-  body: Uint8Array<ArrayBuffer>
+  path: string
+  /** Read on first request, so start-up and an idle server do not hold files nobody asked for. */
+  body: Uint8Array<ArrayBuffer> | undefined
   /** Compressed on first request, so start-up does not pay for files nobody asks for. */
   gzip: Uint8Array<ArrayBuffer> | null | undefined
   compressible: boolean
-  etag: string
+  etag: string | undefined
   type: string
   immutable: boolean
 }
@@ -40,7 +42,7 @@ function walk(dir: string): string[] {
 }
 
 /**
- * The built UI, read once at start-up: each file with its ETag (and its gzip once asked for). Hashed file names are cached
+ * The built UI, listed at start-up and read on first request: each file with its ETag (and its gzip once asked for). Hashed file names are cached
  * for a year; index.html is revalidated on every load, so a new version is picked up at once.
  */
 export class WebAssets {
@@ -49,14 +51,13 @@ export class WebAssets {
   constructor(dir: string) {
     if (!existsSync(dir)) return
     for (const path of walk(dir)) {
-      const body = new Uint8Array(readFileSync(path)) as Uint8Array<ArrayBuffer>
       const type = TYPES[extname(path)] ?? 'application/octet-stream'
-      const compressible = /^(text\/|application\/json|image\/svg)/.test(type) && body.length > 1024
       this.files.set(`/${relative(dir, path)}`, {
-        body,
+        path,
+        body: undefined,
         gzip: undefined,
-        compressible,
-        etag: `"${Bun.hash(body).toString(36)}"`,
+        compressible: /^(text\/|application\/json|image\/svg)/.test(type) && statSync(path).size > 1024,
+        etag: undefined,
         type,
         immutable: /-[a-z0-9]{8}\.[a-z0-9]+$/.test(path),
       })
@@ -75,17 +76,23 @@ export class WebAssets {
       asset = this.files.get('/index.html')
       if (!asset) return c.text('The web UI is not built. Run `npm run build:web`.', 503)
     }
+    if (!asset.body) {
+      asset.body = new Uint8Array(readFileSync(asset.path)) as Uint8Array<ArrayBuffer>
+      asset.etag = `"${Bun.hash(asset.body).toString(36)}"`
+    }
+    const body = asset.body
+    const etag = asset.etag as string
     const headers: Record<string, string> = {
       'content-type': asset.type,
-      etag: asset.etag,
+      etag,
       'cache-control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
       vary: 'accept-encoding',
     }
-    if (c.req.header('if-none-match') === asset.etag) return new Response(null, { status: 304, headers })
+    if (c.req.header('if-none-match') === etag) return new Response(null, { status: 304, headers })
     if (asset.compressible && /\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
-      asset.gzip ??= Bun.gzipSync(asset.body) as Uint8Array<ArrayBuffer>
+      asset.gzip ??= Bun.gzipSync(body) as Uint8Array<ArrayBuffer>
       return new Response(asset.gzip, { headers: { ...headers, 'content-encoding': 'gzip' } })
     }
-    return new Response(asset.body, { headers })
+    return new Response(body, { headers })
   }
 }

@@ -15,6 +15,25 @@ export const PLAN_FLAGS = [
 export type PlanFlag = (typeof PLAN_FLAGS)[number]
 export type PlanFlags = Record<PlanFlag, boolean>
 
+/**
+ * The API paths (under /api, each with everything below it) that a plan flag gates on the server, whatever the
+ * menu shows. An area that a flag names adds its paths here when it is built. Not here: `useExternalApi` gates
+ * `POST /api/messages/send`, whose caller is a connection token, inside that route; `useFacebook` and
+ * `useInstagram` will gate the creation of those channels' connections.
+ */
+export const PLAN_GATED_PATHS: Record<PlanFlag, readonly string[]> = {
+  useWhatsapp: ['/whatsappsession', '/whatsapp-restart'],
+  useFacebook: [],
+  useInstagram: [],
+  useCampaigns: ['/campaigns', '/campaign-settings', '/contact-lists', '/contact-list-items'],
+  useSchedules: ['/schedules'],
+  useInternalChat: ['/chats'],
+  useExternalApi: [],
+  useKanban: ['/ticket/kanban', '/tags/kanban'],
+  useOpenAi: ['/prompt'],
+  useIntegrations: ['/queueIntegration'],
+}
+
 export function planAllows(
   plan: Partial<Record<PlanFlag, boolean | null>> | null | undefined,
   flag: PlanFlag,

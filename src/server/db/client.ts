@@ -1,4 +1,5 @@
 import { Database } from 'bun:sqlite'
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import * as schema from './schema'
 
@@ -6,6 +7,7 @@ export type DB = ReturnType<typeof drizzle<typeof schema>>
 
 /** Opens (or creates) a database file, or `:memory:`, with the pragmas Balcão relies on. */
 export function openDatabase(path: string): { db: DB; sqlite: Database } {
+  if (path !== ':memory:') ownerOnly(path)
   const sqlite = new Database(path, { create: true, strict: true })
   sqlite.run('PRAGMA journal_mode = WAL')
   sqlite.run('PRAGMA synchronous = NORMAL')
@@ -14,4 +16,14 @@ export function openDatabase(path: string): { db: DB; sqlite: Database } {
   sqlite.run('PRAGMA temp_store = MEMORY')
   const db = drizzle({ client: sqlite, schema })
   return { db, sqlite }
+}
+
+/**
+ * The database holds password hashes, WhatsApp keys and connection tokens: only its owner may read it, whatever
+ * the folder's mode or the umask. SQLite gives the -wal and -shm files the database file's mode when it creates
+ * them; existing ones (from an older version) are tightened here too.
+ */
+function ownerOnly(path: string) {
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600))
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600)
 }

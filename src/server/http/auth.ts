@@ -50,7 +50,8 @@ export function bearer(header: string | undefined) {
 }
 
 export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.set('actor', await authenticate(c.get('deps'), bearer(c.req.header('authorization'))))
+  // A plan gate in front of the area may have authenticated the request already.
+  if (!c.get('actor')) c.set('actor', await authenticate(c.get('deps'), bearer(c.req.header('authorization'))))
   await next()
 }
 

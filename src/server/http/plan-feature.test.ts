@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { Hono } from 'hono'
+import { PLAN_FLAGS, PLAN_GATED_PATHS, type PlanFlag } from '../../shared/plans'
 import { plans } from '../db/schema'
 import { createHarness } from '../test/harness'
 import { requireAuth, requirePlanFeature } from './auth'
@@ -44,5 +45,51 @@ describe('plan flags gate routes on the server', () => {
       error: 'ERR_PLAN_FEATURE_DISABLED',
       details: { flag: 'useSchedules' },
     })
+  })
+})
+
+describe('every gated area answers 403 when the plan lacks its flag', () => {
+  async function companyWithout(flag: PlanFlag) {
+    const h = await createHarness()
+    const now = h.clock.now()
+    const plan = h.db
+      .insert(plans)
+      .values({ name: `Sem ${flag}`, [flag]: false, createdAt: now, updatedAt: now })
+      .returning()
+      .get()
+    const company = h.makeCompany(`Sem ${flag} Ltda`, { planId: plan.id })
+    const admin = h.makeUser(company.id, { profile: 'admin' })
+    return { h, token: await h.login(admin.email) }
+  }
+
+  for (const flag of PLAN_FLAGS) {
+    const paths = PLAN_GATED_PATHS[flag]
+    if (paths.length === 0) continue
+    test(`${flag}: ${paths.join(', ')}`, async () => {
+      const { h, token } = await companyWithout(flag)
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+      for (const path of paths) {
+        for (const [method, url] of [
+          ['GET', `/api${path}`],
+          ['POST', `/api${path}/1`],
+        ] as const) {
+          const res = await h.app.request(url, { method, headers, body: method === 'POST' ? '{}' : undefined })
+          expect({ url, status: res.status }).toEqual({ url, status: 403 })
+          expect(await res.json()).toMatchObject({ error: 'ERR_PLAN_FEATURE_DISABLED', details: { flag } })
+        }
+      }
+      // The same paths for a company whose plan has the flag are not refused by the gate.
+      const allowed = await h.login(h.a.admin)
+      for (const path of paths) {
+        const res = await h.app.request(`/api${path}`, { headers: { authorization: `Bearer ${allowed}` } })
+        expect(res.status).not.toBe(403)
+      }
+    })
+  }
+
+  test('a gated path still asks for a token first', async () => {
+    const h = await createHarness()
+    const res = await h.app.request('/api/schedules')
+    expect(res.status).toBe(401)
   })
 })

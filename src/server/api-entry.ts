@@ -1,0 +1,16 @@
+import { createApp } from './app'
+import type { Deps } from './context'
+import { setOnline } from './modules/auth/service'
+import { roomsOfUser } from './modules/users/service'
+import type { WebAssets } from './web-assets'
+
+/** The HTTP API and what the live socket needs of the services: what `serve` loads on the first request. */
+export function buildApi(deps: Deps, web: WebAssets) {
+  return {
+    app: createApp(deps, { web }),
+    roomsOfUser: (userId: number) => roomsOfUser(deps.db, userId),
+    setOnline: (userId: number, online: boolean) => setOnline(deps, userId, online),
+  }
+}
+
+export type Api = ReturnType<typeof buildApi>
