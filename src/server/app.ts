@@ -63,7 +63,9 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     })
   for (const flag of PLAN_FLAGS)
     for (const path of PLAN_GATED_PATHS[flag])
-      api.use(path, requireAuth, requirePlanFeature(flag)).use(`${path}/*`, requireAuth, requirePlanFeature(flag))
+      api
+        .use(path, requireAuth, requirePlanFeature(flag))
+        .use(`${path}/*`, requireAuth, requirePlanFeature(flag))
   api
     .route('/auth', authRoutes(throttle))
     .route('/users', usersRoutes)

@@ -1,4 +1,5 @@
 import type { Server } from 'bun'
+import type { Api } from './api-entry'
 import type { Config } from './config'
 import { bootstrap } from './db/bootstrap'
 import { createDemoCompany, DEMO_COMPANY_NAME } from './db/demo'
@@ -6,7 +7,6 @@ import { openDataDir } from './deps'
 import { health } from './health'
 import { connectHost, newOperatorToken, removeOperatorFile, writeOperatorFile } from './operator-file'
 import { liveSocketHandler, PING_INTERVAL_MS, type SocketData } from './realtime/socket'
-import type { Api } from './api-entry'
 import { WebAssets, webDir } from './web-assets'
 
 /** Starts Balcão: data folder, migrations, first-start bootstrap, HTTP + WebSocket server, and stops cleanly. */

@@ -16,7 +16,11 @@ const IDLE_MS = 1000
 
 if (!existsSync(BINARY)) {
   console.log('building dist/balcao …')
-  const build = Bun.spawnSync(['bun', 'scripts/build.ts'], { cwd: ROOT, stdout: 'inherit', stderr: 'inherit' })
+  const build = Bun.spawnSync(['bun', 'scripts/build.ts'], {
+    cwd: ROOT,
+    stdout: 'inherit',
+    stderr: 'inherit',
+  })
   if (build.exitCode !== 0) process.exit(1)
 }
 

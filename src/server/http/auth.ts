@@ -51,7 +51,8 @@ export function bearer(header: string | undefined) {
 
 export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   // A plan gate in front of the area may have authenticated the request already.
-  if (!c.get('actor')) c.set('actor', await authenticate(c.get('deps'), bearer(c.req.header('authorization'))))
+  if (!c.get('actor'))
+    c.set('actor', await authenticate(c.get('deps'), bearer(c.req.header('authorization'))))
   await next()
 }
 

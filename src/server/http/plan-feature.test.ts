@@ -73,7 +73,11 @@ describe('every gated area answers 403 when the plan lacks its flag', () => {
           ['GET', `/api${path}`],
           ['POST', `/api${path}/1`],
         ] as const) {
-          const res = await h.app.request(url, { method, headers, body: method === 'POST' ? '{}' : undefined })
+          const res = await h.app.request(url, {
+            method,
+            headers,
+            body: method === 'POST' ? '{}' : undefined,
+          })
           expect({ url, status: res.status }).toEqual({ url, status: 403 })
           expect(await res.json()).toMatchObject({ error: 'ERR_PLAN_FEATURE_DISABLED', details: { flag } })
         }
