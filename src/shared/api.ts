@@ -156,3 +156,122 @@ export type SessionUpdate = {
   number: string | null
   updatedAt: string
 }
+
+/* ---------- Inbox: tags, contacts, tickets, messages ---------- */
+
+export type TagDto = {
+  id: number
+  name: string
+  color: string
+  kanban: number
+  companyId: number
+  createdAt: string
+  updatedAt: string
+}
+
+export type ContactExtraInfoDto = { id: number; name: string; value: string }
+
+/**
+ * A contact. `number` is masked (its last four digits as asterisks) unless the reader's isTricked is
+ * 'enabled', in every answer and live event, not only in the page.
+ */
+export type ContactDto = {
+  id: number
+  uuid: string
+  name: string
+  number: string
+  email: string
+  profilePicUrl: string
+  isGroup: boolean
+  disableBot: boolean
+  whatsappId: number | null
+  companyId: number
+  extraInfo: ContactExtraInfoDto[]
+  tags: TagRef[]
+  createdAt: string
+  updatedAt: string
+}
+
+export type TagRef = { id: number; name: string; color: string }
+
+export type TicketStatusName = 'open' | 'pending' | 'closed'
+
+/** A ticket as the lists and the conversation header show it. */
+export type TicketDto = {
+  id: number
+  uuid: string
+  status: TicketStatusName
+  contactId: number
+  contact: Pick<ContactDto, 'id' | 'name' | 'number' | 'profilePicUrl' | 'email' | 'isGroup'>
+  userId: number | null
+  user: { id: number; name: string } | null
+  queueId: number | null
+  queue: QueueRef | null
+  whatsappId: number | null
+  whatsapp: { id: number; name: string } | null
+  channel: string
+  isGroup: boolean
+  chatbot: boolean
+  lastMessage: string
+  unreadMessages: number
+  tags: TagRef[]
+  companyId: number
+  createdAt: string
+  updatedAt: string
+}
+
+export type MessageAck = 0 | 1 | 2 | 3 | 4
+
+export type MessageReactionDto = { emoji: string; fromMe: boolean; senderName: string | null }
+
+export type QuotedMessageDto = {
+  id: number
+  body: string
+  fromMe: boolean
+  mediaType: string
+  isDeleted: boolean
+  participantName: string | null
+  contactName: string | null
+}
+
+export type MessageDto = {
+  id: number
+  /** The provider's message id; null while an outbound message waits to be sent. */
+  wid: string | null
+  ticketId: number
+  contactId: number | null
+  companyId: number
+  body: string
+  fromMe: boolean
+  /** 0 pending, 1 sent, 2 delivered, 3 delivered to all, 4 read. */
+  ack: MessageAck
+  read: boolean
+  mediaType: string
+  /** A signed, expiring URL of the stored media; null when there is none (yet). */
+  mediaUrl: string | null
+  mediaName: string | null
+  mediaMime: string | null
+  mediaSize: number | null
+  /** 'pending' while inbound media is fetched, 'failed' when it could not be (ERR_WAPP_DOWNLOAD_MEDIA). */
+  mediaState: 'none' | 'stored' | 'pending' | 'failed'
+  ptt: boolean
+  isDeleted: boolean
+  isEdited: boolean
+  isPrivate: boolean
+  oldMessages: { body: string; createdAt: string }[]
+  quotedMsgId: number | null
+  quotedMsg: QuotedMessageDto | null
+  reactions: MessageReactionDto[]
+  /** In a group: who wrote it. */
+  participantName: string | null
+  /** Outbound: 'queued' | 'sending' | 'sent' | 'failed'; null for inbound. */
+  sendState: 'queued' | 'sending' | 'sent' | 'failed' | null
+  sendError: string | null
+  userId: number | null
+  createdAt: string
+  updatedAt: string
+}
+
+export type TicketsPage = Paged<'tickets', TicketDto>
+export type MessagesPage = { messages: MessageDto[]; ticket: TicketDto; count: number; hasMore: boolean }
+export type ContactsPage = Paged<'contacts', ContactDto>

@@ -8,7 +8,17 @@
  *
  * Client to server: the few frames of `ClientEvents`; anything else is ignored by the server.
  */
-import type { QueueDto, SessionUpdate, SettingItem, UserDto, WhatsappDto } from './api'
+import type {
+  ContactDto,
+  MessageDto,
+  QueueDto,
+  SessionUpdate,
+  SettingItem,
+  TagDto,
+  TicketDto,
+  UserDto,
+  WhatsappDto,
+} from './api'
 
 /** Payloads of the events published per company, by channel name (the part after `company-{id}-`). */
 export interface CompanyEvents {
@@ -21,6 +31,21 @@ export interface CompanyEvents {
   whatsapp: { action: 'create' | 'update'; whatsapp: WhatsappDto } | { action: 'delete'; whatsappId: number }
   /** Room: the company's admins, and the terminal operator. */
   whatsappSession: { action: 'update'; session: SessionUpdate }
+  /**
+   * Rooms: the ticket's queue (or the company's "no queue" room), its user, and the admins; never a user who
+   * may not see the ticket. `updateUnread` zeroes the unread count; `delete` removes it from every list.
+   */
+  ticket:
+    | { action: 'update'; ticket: TicketDto }
+    | { action: 'updateUnread'; ticketId: number }
+    | { action: 'delete'; ticketId: number }
+  /** Same rooms as the ticket's, plus the ticket's own room (those who have the conversation open). */
+  appMessage:
+    | { action: 'create'; message: MessageDto; ticket: TicketDto; contact: TicketDto['contact'] }
+    | { action: 'update'; message: MessageDto }
+  /** Numbers are masked per reader, so contact events go to each user's own room. */
+  contact: { action: 'update'; contact: ContactDto } | { action: 'delete'; contactId: number }
+  tag: { action: 'create' | 'update'; tag: TagDto } | { action: 'delete'; tagId: number }
 }
 
 /** Events that belong to no company. */
