@@ -1,5 +1,5 @@
 import { Navigate, Route, Routes } from 'react-router-dom'
-import { AppShell } from './components/layout/AppShell'
+import { AppShell, type ProfileDialogProps } from './components/layout/AppShell'
 import { PublicOnly, RequireAuth, RequirePermission } from './components/RouteGuards'
 import { Toaster } from './components/ui/Toast'
 import { ConnectionsPage } from './pages/connections/ConnectionsPage'
@@ -9,7 +9,22 @@ import { QueuesPage } from './pages/queues/QueuesPage'
 import { SettingsPage } from './pages/settings/SettingsPage'
 import { SignupPage } from './pages/signup/SignupPage'
 import { TicketsPage } from './pages/tickets/TicketsPage'
+import { UserDialog } from './pages/users/UserDialog'
 import { UsersPage } from './pages/users/UsersPage'
+import { patchCurrentUser } from './state/session'
+
+/** The account menu's profile dialog: the users area's dialog, limited to what a user may change of their own. */
+function ProfileDialog({ userId, onClose }: ProfileDialogProps) {
+  return (
+    <UserDialog
+      open
+      mode="profile"
+      userId={userId}
+      onClose={onClose}
+      onSaved={(saved) => patchCurrentUser(saved)}
+    />
+  )
+}
 
 /** The routes; main.tsx wraps them in a BrowserRouter, tests in a MemoryRouter. */
 export function AppRoutes() {
@@ -22,7 +37,7 @@ export function AppRoutes() {
         <Route path="/forgetpsw" element={<ForgetPasswordPage />} />
       </Route>
       <Route element={<RequireAuth />}>
-        <Route element={<AppShell />}>
+        <Route element={<AppShell profileDialog={ProfileDialog} />}>
           {/* The dashboard is not built yet: / leads to the tickets. */}
           <Route index element={<Navigate to="/tickets" replace />} />
           <Route path="/tickets/:ticketId?" element={<TicketsPage />} />

@@ -48,9 +48,12 @@ export function onToken(listener: (token: string) => void): () => void {
   return () => tokenListeners.delete(listener)
 }
 
+/** What browser storage holds for the session; everything else there (language, theme, volume) is a preference. */
+export const SESSION_KEYS = [TOKEN_KEY, COMPANY_KEY] as const
+
+/** Forgets the session, and only the session: the user's language, theme and volume stay. */
 export function clearStoredSession(): void {
-  localStorage.removeItem(TOKEN_KEY)
-  localStorage.removeItem(COMPANY_KEY)
+  for (const key of SESSION_KEYS) localStorage.removeItem(key)
 }
 
 function sessionLost() {

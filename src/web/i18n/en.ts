@@ -40,8 +40,27 @@ export const en: Resources = {
     subscriptionWarning: 'Your subscription expires in {{count}} day(s)',
     tooManyAttempts: 'Too many sign-in attempts. Wait {{seconds}} seconds and try again.',
     tooManyAttemptsNoTime: 'Too many sign-in attempts. Wait a few minutes and try again.',
-    signedInElsewhere: 'Your account was accessed from another computer.',
     restoring: 'Opening your session...',
+    signOutReasons: {
+      elsewhere: {
+        title: 'Your account was accessed from another computer.',
+        text: 'So this session was ended. Sign in again to continue here.',
+      },
+      expired: { title: 'Your session has expired.', text: 'Sign in again to continue.' },
+      password: {
+        title: 'Your password was changed.',
+        text: 'For your security, this session was ended. Sign in with the new password.',
+      },
+      admin: {
+        title: 'An administrator ended your session.',
+        text: "Sign in again, or ask your company's administrator.",
+      },
+      company: {
+        title: "Your company's access is suspended.",
+        text: 'The company is inactive or its subscription has expired. Please contact Support.',
+      },
+      signedOut: { title: 'You signed out in another tab.', text: 'Sign in again to continue.' },
+    },
   },
   comingSoon: {
     signupTitle: 'Create account',
@@ -52,7 +71,7 @@ export const en: Resources = {
       'Password recovery by email is coming with the administration release. For now, ask your company administrator to set a new password.',
   },
   shell: {
-    greeting: 'Hello <b>{{name}}</b>, welcome to <b>{{company}}</b>',
+    greeting: 'Hello <b>{{name}}</b>! Welcome to <b>{{company}}</b>',
     activeUntil: 'Active until {{date}}',
     openMenu: 'Open menu',
     collapseMenu: 'Collapse menu',
@@ -99,6 +118,8 @@ export const en: Resources = {
     email: 'Email',
     password: 'Password',
     passwordKeep: 'Leave blank to keep the current password',
+    currentPassword: 'Current password',
+    currentPasswordHint: 'To change your password or e-mail, confirm your current password.',
     profile: 'Profile',
     queues: 'Queues',
     noQueues: 'No queues',
@@ -163,6 +184,7 @@ export const en: Resources = {
     emptyText: 'Queues are your service departments (for example Sales or Support). Create the first one.',
     noGreeting: 'No greeting',
     invalidColor: 'Use a colour like #RRGGBB',
+    invalidOrder: 'Use a whole number from 0 to 9999',
   },
   settings: {
     title: 'Settings',
@@ -230,6 +252,15 @@ export const en: Resources = {
       DISCONNECTED: 'Disconnected',
       TIMEOUT: 'Timed out',
     },
+    reasons: {
+      no_network: "Can't reach WhatsApp: check the server's internet",
+      unavailable: 'WhatsApp refused the connection for now',
+      logged_out: 'The phone unlinked this device: scan a new QR code',
+      banned: 'WhatsApp banned this number',
+      replaced: 'The session was opened somewhere else',
+      incompatible: "The phone's WhatsApp can't link this device: update it and scan a new QR code",
+      qr_timeout: 'Nobody scanned the QR code in time',
+    },
     buttons: {
       qrcode: 'QR CODE',
       retry: 'Try again',
@@ -247,8 +278,13 @@ export const en: Resources = {
       saved: 'Connection saved successfully!',
       deleted: 'Connection deleted successfully!',
       tokenCopied: 'Token copied',
-      tokenRegenerated: 'New token saved',
+      tokenRegenerated: 'New token generated',
       copyFailed: 'Could not copy. Select the text and copy it by hand.',
+    },
+    restartConfirm: {
+      title: 'Restart connections',
+      text: "All of the company's connections will be switched off and on again. Messages may be a few seconds late.",
+      confirm: 'Restart',
     },
     disconnect: {
       title: 'Disconnect WhatsApp',
@@ -342,6 +378,8 @@ export const en: Resources = {
       regenerateTitle: 'Generate a new token',
       regenerateText: 'Integrations that use the current token stop working until they get the new one.',
       regenerateConfirm: 'Generate',
+      tokenNew: 'Your new token',
+      tokenNewHint: 'Copy it now and update your integrations: the previous token no longer works.',
     },
     errors: {
       minutes: 'Enter whole minutes, 0 to 525600',
@@ -364,6 +402,11 @@ export const en: Resources = {
     tooLong: 'Too Long!',
     invalidEmail: 'Invalid email',
     invalidTime: 'Use the HH:mm format',
+    invalid: 'Invalid value',
+  },
+  tabs: {
+    previous: 'Previous tabs',
+    next: 'More tabs',
   },
   table: {
     empty: 'Nothing here yet',
@@ -404,6 +447,8 @@ export const en: Resources = {
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default WhatsApp.',
     ERR_CONNECTION_LIMIT_REACHED: "The plan's connection limit has been reached.",
     ERR_WAPP_NOT_INITIALIZED: 'The WhatsApp session has not been initialized. Check the connections page.',
+    ERR_CURRENT_PASSWORD_REQUIRED: 'Enter your current password to change your password or e-mail.',
+    ERR_INVALID_CURRENT_PASSWORD: 'The current password is wrong.',
     ERR_INTERNAL: 'Internal server error. Try again in a moment.',
   },
 }

@@ -40,8 +40,30 @@ export const es: Resources = {
     subscriptionWarning: 'Tu suscripción vence en {{count}} día(s)',
     tooManyAttempts: 'Demasiados intentos. Espera {{seconds}} segundos e inténtalo de nuevo.',
     tooManyAttemptsNoTime: 'Demasiados intentos. Espera unos minutos e inténtalo de nuevo.',
-    signedInElsewhere: 'Tu cuenta fue accedida desde otra computadora.',
     restoring: 'Abriendo tu sesión...',
+    signOutReasons: {
+      elsewhere: {
+        title: 'Tu cuenta fue accedida desde otra computadora.',
+        text: 'Por eso se cerró esta sesión. Inicia sesión de nuevo para continuar aquí.',
+      },
+      expired: { title: 'Tu sesión expiró.', text: 'Inicia sesión de nuevo para continuar.' },
+      password: {
+        title: 'Tu contraseña fue cambiada.',
+        text: 'Por seguridad, se cerró esta sesión. Inicia sesión con la nueva contraseña.',
+      },
+      admin: {
+        title: 'Un administrador cerró tu sesión.',
+        text: 'Inicia sesión de nuevo o habla con el administrador de tu empresa.',
+      },
+      company: {
+        title: 'El acceso de tu empresa está suspendido.',
+        text: 'La empresa está inactiva o su suscripción venció. Ponte en contacto con Soporte.',
+      },
+      signedOut: {
+        title: 'Cerraste sesión en otra pestaña.',
+        text: 'Inicia sesión de nuevo para continuar.',
+      },
+    },
   },
   comingSoon: {
     signupTitle: 'Crear cuenta',
@@ -52,7 +74,7 @@ export const es: Resources = {
       'La recuperación de contraseña por correo llega con la versión de administración. Por ahora, pide al administrador de tu empresa una nueva contraseña.',
   },
   shell: {
-    greeting: 'Hola <b>{{name}}</b>, bienvenido a <b>{{company}}</b>',
+    greeting: '¡Hola, <b>{{name}}</b>! Te damos la bienvenida a <b>{{company}}</b>',
     activeUntil: 'Activo hasta {{date}}',
     openMenu: 'Abrir menú',
     collapseMenu: 'Contraer menú',
@@ -99,6 +121,8 @@ export const es: Resources = {
     email: 'Correo electrónico',
     password: 'Contraseña',
     passwordKeep: 'Déjala en blanco para mantener la contraseña actual',
+    currentPassword: 'Contraseña actual',
+    currentPasswordHint: 'Para cambiar tu contraseña o tu correo, confirma la contraseña actual.',
     profile: 'Perfil',
     queues: 'Colas',
     noQueues: 'Ninguna cola',
@@ -163,6 +187,7 @@ export const es: Resources = {
     emptyText: 'Las colas son los sectores de atención (por ejemplo Ventas o Soporte). Crea la primera.',
     noGreeting: 'Sin saludo',
     invalidColor: 'Usa un color con el formato #RRGGBB',
+    invalidOrder: 'Usa un número entero de 0 a 9999',
   },
   settings: {
     title: 'Configuración',
@@ -236,6 +261,16 @@ export const es: Resources = {
       DISCONNECTED: 'Desconectado',
       TIMEOUT: 'Tiempo agotado',
     },
+    reasons: {
+      no_network: 'Sin acceso a WhatsApp: revisa la conexión a internet del servidor',
+      unavailable: 'WhatsApp rechazó la conexión por ahora',
+      logged_out: 'El teléfono desvinculó este dispositivo: escanea un nuevo código QR',
+      banned: 'WhatsApp bloqueó este número',
+      replaced: 'La sesión se abrió en otro lugar',
+      incompatible:
+        'El WhatsApp del teléfono no acepta este dispositivo: actualízalo y escanea un nuevo código QR',
+      qr_timeout: 'Nadie escaneó el código QR a tiempo',
+    },
     buttons: {
       qrcode: 'CÓDIGO QR',
       retry: 'Intentar de nuevo',
@@ -253,8 +288,13 @@ export const es: Resources = {
       saved: '¡Conexión guardada con éxito!',
       deleted: '¡Conexión eliminada con éxito!',
       tokenCopied: 'Token copiado',
-      tokenRegenerated: 'Nuevo token guardado',
+      tokenRegenerated: 'Nuevo token generado',
       copyFailed: 'No se pudo copiar. Selecciona el texto y cópialo a mano.',
+    },
+    restartConfirm: {
+      title: 'Reiniciar conexiones',
+      text: 'Todas las conexiones de la empresa se apagarán y se encenderán de nuevo. Los mensajes pueden retrasarse unos segundos.',
+      confirm: 'Reiniciar',
     },
     disconnect: {
       title: 'Desconectar WhatsApp',
@@ -351,6 +391,8 @@ export const es: Resources = {
       regenerateText:
         'Las integraciones que usan el token actual dejarán de funcionar hasta recibir el nuevo.',
       regenerateConfirm: 'Generar',
+      tokenNew: 'Tu nuevo token',
+      tokenNewHint: 'Cópialo ahora y actualiza tus integraciones: el token anterior ya no funciona.',
     },
     errors: {
       minutes: 'Ingresa minutos enteros, de 0 a 525600',
@@ -373,6 +415,11 @@ export const es: Resources = {
     tooLong: '¡Muy largo!',
     invalidEmail: 'Correo inválido',
     invalidTime: 'Usa el formato HH:mm',
+    invalid: 'Valor no válido',
+  },
+  tabs: {
+    previous: 'Pestañas anteriores',
+    next: 'Más pestañas',
   },
   table: {
     empty: 'Nada por aquí todavía',
@@ -413,6 +460,8 @@ export const es: Resources = {
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos un WhatsApp predeterminado.',
     ERR_CONNECTION_LIMIT_REACHED: 'Se alcanzó el límite de conexiones del plan.',
     ERR_WAPP_NOT_INITIALIZED: 'La sesión de WhatsApp no se ha inicializado. Revisa la página de conexiones.',
+    ERR_CURRENT_PASSWORD_REQUIRED: 'Ingresa tu contraseña actual para cambiar la contraseña o el correo.',
+    ERR_INVALID_CURRENT_PASSWORD: 'La contraseña actual es incorrecta.',
     ERR_INTERNAL: 'Error interno del servidor. Inténtalo de nuevo en un momento.',
   },
 }

@@ -39,8 +39,28 @@ export const pt = {
     subscriptionWarning: 'Sua assinatura vence em {{count}} dia(s)',
     tooManyAttempts: 'Muitas tentativas de login. Aguarde {{seconds}} segundos e tente novamente.',
     tooManyAttemptsNoTime: 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.',
-    signedInElsewhere: 'Sua conta foi acessada em outro computador.',
     restoring: 'Abrindo sua sessão...',
+    /** Why the login page is shown after a session ended by itself (title, then what to do). */
+    signOutReasons: {
+      elsewhere: {
+        title: 'Sua conta foi acessada em outro computador.',
+        text: 'Por isso esta sessão foi encerrada. Entre novamente para continuar aqui.',
+      },
+      expired: { title: 'Sua sessão expirou.', text: 'Entre novamente para continuar.' },
+      password: {
+        title: 'Sua senha foi alterada.',
+        text: 'Por segurança, esta sessão foi encerrada. Entre com a nova senha.',
+      },
+      admin: {
+        title: 'Sua sessão foi encerrada por um administrador.',
+        text: 'Entre novamente ou fale com o administrador da sua empresa.',
+      },
+      company: {
+        title: 'O acesso da sua empresa foi suspenso.',
+        text: 'A empresa está inativa ou a assinatura venceu. Entre em contato com o Suporte.',
+      },
+      signedOut: { title: 'Você saiu da sua conta em outra aba.', text: 'Entre novamente para continuar.' },
+    },
   },
   comingSoon: {
     signupTitle: 'Criar conta',
@@ -51,7 +71,7 @@ export const pt = {
       'A recuperação de senha por e-mail chega com a versão de administração. Por enquanto, peça ao administrador da sua empresa para definir uma nova senha.',
   },
   shell: {
-    greeting: 'Olá <b>{{name}}</b>, Bem vindo a <b>{{company}}</b>',
+    greeting: 'Olá <b>{{name}}</b>! Bem-vindo(a) à <b>{{company}}</b>',
     activeUntil: 'Ativo até {{date}}',
     openMenu: 'Abrir menu',
     collapseMenu: 'Recolher menu',
@@ -98,6 +118,8 @@ export const pt = {
     email: 'E-mail',
     password: 'Senha',
     passwordKeep: 'Deixe em branco para manter a senha atual',
+    currentPassword: 'Senha atual',
+    currentPasswordHint: 'Para alterar a sua senha ou o seu e-mail, confirme a senha atual.',
     profile: 'Perfil',
     queues: 'Filas',
     noQueues: 'Nenhuma fila',
@@ -162,6 +184,7 @@ export const pt = {
     emptyText: 'Filas são os setores do atendimento (por exemplo Vendas ou Suporte). Crie a primeira.',
     noGreeting: 'Sem saudação',
     invalidColor: 'Use uma cor no formato #RRGGBB',
+    invalidOrder: 'Use um número inteiro de 0 a 9999',
   },
   settings: {
     title: 'Configurações',
@@ -235,6 +258,15 @@ export const pt = {
       DISCONNECTED: 'Desconectado',
       TIMEOUT: 'Tempo esgotado',
     },
+    reasons: {
+      no_network: 'Sem acesso ao WhatsApp: verifique a internet do servidor',
+      unavailable: 'O WhatsApp recusou a conexão no momento',
+      logged_out: 'O celular desconectou este aparelho: leia um novo QR Code',
+      banned: 'O WhatsApp bloqueou este número',
+      replaced: 'A sessão foi aberta em outro lugar',
+      incompatible: 'O WhatsApp do celular não aceita este aparelho: atualize-o e leia um novo QR Code',
+      qr_timeout: 'Ninguém leu o QR Code a tempo',
+    },
     buttons: {
       qrcode: 'QR CODE',
       retry: 'Tentar novamente',
@@ -252,8 +284,13 @@ export const pt = {
       saved: 'Conexão salva com sucesso!',
       deleted: 'Conexão excluída com sucesso!',
       tokenCopied: 'Token copiado',
-      tokenRegenerated: 'Novo token salvo',
+      tokenRegenerated: 'Novo token gerado',
       copyFailed: 'Não foi possível copiar. Selecione o texto e copie manualmente.',
+    },
+    restartConfirm: {
+      title: 'Reiniciar conexões',
+      text: 'Todas as conexões da empresa serão desligadas e religadas. Mensagens podem atrasar alguns segundos.',
+      confirm: 'Reiniciar',
     },
     disconnect: {
       title: 'Desconectar o WhatsApp',
@@ -347,6 +384,8 @@ export const pt = {
       regenerateTitle: 'Gerar novo token',
       regenerateText: 'As integrações que usam o token atual deixarão de funcionar até receberem o novo.',
       regenerateConfirm: 'Gerar',
+      tokenNew: 'Seu novo token',
+      tokenNewHint: 'Copie-o agora e atualize as integrações: o token anterior já não funciona.',
     },
     errors: {
       minutes: 'Informe minutos inteiros, de 0 a 525600',
@@ -369,6 +408,11 @@ export const pt = {
     tooLong: 'Muito longo!',
     invalidEmail: 'E-mail inválido',
     invalidTime: 'Use o formato HH:mm',
+    invalid: 'Valor inválido',
+  },
+  tabs: {
+    previous: 'Abas anteriores',
+    next: 'Mais abas',
   },
   table: {
     empty: 'Nada por aqui ainda',
@@ -409,6 +453,8 @@ export const pt = {
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos um WhatsApp padrão.',
     ERR_CONNECTION_LIMIT_REACHED: 'O limite de conexões do plano foi atingido.',
     ERR_WAPP_NOT_INITIALIZED: 'A sessão do WhatsApp não foi inicializada. Verifique a página de conexões.',
+    ERR_CURRENT_PASSWORD_REQUIRED: 'Informe a sua senha atual para alterar a senha ou o e-mail.',
+    ERR_INVALID_CURRENT_PASSWORD: 'Senha atual incorreta.',
     ERR_INTERNAL: 'Erro interno do servidor. Tente novamente em instantes.',
   },
 }

@@ -1,45 +1,43 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { useEffect, useState } from 'react'
+import { type ComponentType, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Outlet } from 'react-router-dom'
-import type { SessionUser, SettingItem, UserDto } from '../../../shared/api'
+import type { SessionUser } from '../../../shared/api'
 import { can } from '../../../shared/permissions'
 import { getToken, refreshToken } from '../../api/client'
-import { onReconnect, startLive, stopLive, subscribe } from '../../api/live'
+import { liveChannel, onReconnect, onSessionEnd, startLive, stopLive, subscribe } from '../../api/live'
 import { decodeJwtPayload } from '../../lib/jwt'
 import { useIsPhone } from '../../lib/useMediaQuery'
-import { retainConnectionsFeed } from '../../pages/connections/store'
-import { UserDialog } from '../../pages/users/UserDialog'
-import { currentUser, patchCurrentUser, setSession } from '../../state/session'
+import { connectionsOf, needsAttention, retainConnections } from '../../state/connections'
+import { currentUser, endSession, patchCurrentUser, reasonForClose, setSession } from '../../state/session'
 import { setSettings, upsertSetting } from '../../state/settings'
-import { toast } from '../../state/toast'
+import { watchMenuBadge } from './menuBadges'
 import { MobileDrawer, SideMenu } from './SideMenu'
 import { TopBar } from './TopBar'
 
-type AuthEvent = { action: string; user?: { id: number }; sessionId?: string }
-type UserEvent = { action: string; user?: UserDto; userId?: number }
-type SettingsEvent = { action: string; setting?: SettingItem }
+/** The profile dialog the account menu opens; the app hands it in, so the layout imports no page. */
+export type ProfileDialogProps = { userId: number; onClose: () => void }
 
 /** What the private area shares: the live socket, the session-wide events, the menu and the top bar. */
 function useSessionLive(companyId: number | undefined, userId: number | undefined) {
-  const { t } = useTranslation()
   useEffect(() => {
     if (!companyId || !userId) return
     startLive()
     const offs = [
-      subscribe<AuthEvent>(`company-${companyId}-auth`, (data) => {
+      // The same account signed in on another browser: this session is over. The login page says why
+      // (no toast that vanishes, no reload, and the language and theme stay).
+      subscribe(liveChannel(companyId, 'auth'), (data) => {
         if (data?.action !== 'update' || data.user?.id !== userId) return
         const sid = decodeJwtPayload(getToken())?.sid
         if (data.sessionId != null && sid != null && String(sid) === String(data.sessionId)) return
-        toast.error(t('auth.signedInElsewhere'))
-        stopLive()
-        localStorage.clear()
-        setTimeout(() => window.location.reload(), 1000)
+        endSession('elsewhere')
       }),
-      subscribe<UserEvent>(`company-${companyId}-user`, (data) => {
+      // The server closed the socket for good (password changed, user deleted, company closed...).
+      onSessionEnd(({ code, reason }) => endSession(reasonForClose(code, reason))),
+      subscribe(liveChannel(companyId, 'user'), (data) => {
         if (data?.action === 'update' && data.user?.id === userId) patchCurrentUser(data.user)
       }),
-      subscribe<SettingsEvent>(`company-${companyId}-settings`, (data) => {
+      subscribe(liveChannel(companyId, 'settings'), (data) => {
         if (data?.action === 'update' && data.setting) upsertSetting(data.setting)
       }),
       // After a drop, the session may have changed (profile, plan, settings): refresh it.
@@ -56,10 +54,31 @@ function useSessionLive(companyId: number | undefined, userId: number | undefine
       for (const off of offs) off()
       stopLive()
     }
-  }, [companyId, userId, t])
+  }, [companyId, userId])
 }
 
-export function AppShell() {
+/**
+ * Admins: the company's connections, loaded once and kept live while signed in, drive the '!' badge of the
+ * Conexões item. The badge's delay runs here, above the menus, so the drawer never restarts it.
+ */
+function useConnectionsBadge(companyId: number | undefined, enabled: boolean) {
+  useEffect(() => {
+    if (!companyId || !enabled) return
+    const release = retainConnections(companyId)
+    const list = connectionsOf(companyId)
+    const stop = watchMenuBadge('connections', () => needsAttention(list.state.value.items))
+    return () => {
+      stop()
+      release()
+    }
+  }, [companyId, enabled])
+}
+
+export function AppShell({
+  profileDialog: ProfileDialog,
+}: {
+  profileDialog?: ComponentType<ProfileDialogProps>
+}) {
   useSignals()
   const user = currentUser.value
   const phone = useIsPhone()
@@ -75,14 +94,7 @@ export function AppShell() {
   }, [userId])
 
   useSessionLive(user?.companyId, user?.id)
-
-  // Admins: the connections list, loaded once and kept live, drives the '!' badge on the Conexões item.
-  const companyId = user?.companyId
-  const watchConnections = can(user, 'connections-page:actionButtons')
-  useEffect(() => {
-    if (!companyId || !watchConnections) return
-    return retainConnectionsFeed(companyId)
-  }, [companyId, watchConnections])
+  useConnectionsBadge(user?.companyId, can(user, 'connections-page:actionButtons'))
 
   if (!user) return null
 
@@ -103,22 +115,18 @@ export function AppShell() {
           onToggleMenu={() => (phone ? setDrawerOpen(true) : setCollapsed((c) => !c))}
           onOpenProfile={() => setProfileOpen(true)}
         />
+        {/* The one scroller of the private pages: a page taller than the screen scrolls here (see Page). */}
         <main
           id="main"
           tabIndex={-1}
-          className="flex min-h-0 flex-1 flex-col overflow-y-auto focus:outline-none"
+          data-testid="page-scroller"
+          className="flex min-h-0 flex-1 flex-col overflow-y-auto overscroll-contain focus:outline-none"
         >
           <Outlet />
         </main>
       </div>
-      {profileOpen && (
-        <UserDialog
-          open={profileOpen}
-          mode="profile"
-          userId={user.id}
-          onClose={() => setProfileOpen(false)}
-          onSaved={(saved) => patchCurrentUser(saved)}
-        />
+      {profileOpen && ProfileDialog && (
+        <ProfileDialog userId={user.id} onClose={() => setProfileOpen(false)} />
       )}
     </div>
   )

@@ -4,24 +4,26 @@ import { X } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { NavLink } from 'react-router-dom'
 import { cn } from '../../lib/cn'
-import { useConnectionsBadge } from '../../pages/connections/badge'
 import { currentUser } from '../../state/session'
 import { Logo } from './Logo'
 import { type MenuItemDef, visibleMenuItems } from './menu'
+import { MENU_BADGE_LABELS, menuBadgeShown } from './menuBadges'
 
 export const DRAWER_WIDTH = 260
+
+/** scripts/build.ts defines the version; the dev server (`scripts/dev.ts`) does not, so it reads 'dev' there. */
+const VERSION = typeof __BALCAO_VERSION__ === 'string' ? __BALCAO_VERSION__ : 'dev'
 
 function NavItems({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   useSignals()
   const { t } = useTranslation()
   const items = visibleMenuItems(currentUser.value)
-  const connectionsBadge = useConnectionsBadge()
   const main = items.filter((i) => i.section === 'main')
   const admin = items.filter((i) => i.section === 'admin')
   const link = (item: MenuItemDef) => {
     const label = t(item.labelKey)
     const Icon = item.icon
-    const badge = item.badge === 'connections' && connectionsBadge ? t('connections.badge') : null
+    const badge = item.badge && menuBadgeShown(item.badge) ? t(MENU_BADGE_LABELS[item.badge]) : null
     return (
       <li key={item.to}>
         <NavLink
@@ -94,7 +96,7 @@ function Version({ collapsed }: { collapsed: boolean }) {
         collapsed && 'px-0 text-center',
       )}
     >
-      {collapsed ? `v${__BALCAO_VERSION__}` : t('shell.version', { version: __BALCAO_VERSION__ })}
+      {collapsed ? `v${VERSION}` : t('shell.version', { version: VERSION })}
     </div>
   )
 }
@@ -110,7 +112,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
     >
       <div
         className={cn(
-          'flex h-14 items-center border-border border-b px-4',
+          'flex h-(--topbar-height) items-center border-border border-b px-4',
           collapsed && 'justify-center px-0',
         )}
       >
@@ -136,7 +138,7 @@ export function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => 
         aria-label={t('shell.navigation')}
         className="fixed inset-y-0 left-0 flex w-[260px] max-w-[85vw] flex-col bg-surface shadow-pop transition duration-200 ease-out data-closed:-translate-x-full"
       >
-        <div className="flex h-14 items-center justify-between border-border border-b pr-2 pl-4">
+        <div className="flex h-(--topbar-height) items-center justify-between border-border border-b pr-2 pl-4">
           <Logo />
           <button
             type="button"

@@ -24,6 +24,7 @@ import { Avatar } from '../ui/Avatar'
 import { Badge } from '../ui/Badge'
 import { IconButton } from '../ui/Button'
 import { Menu, MenuButton, MenuDivider, MenuEntry, MenuGroup, MenuPanel } from '../ui/Menu'
+import { anyMenuBadge, MENU_BADGE_LABELS, menuBadgeShown } from './menuBadges'
 import { VolumeControl } from './VolumeControl'
 
 export function TopBar({
@@ -45,14 +46,34 @@ export function TopBar({
   const dark = theme.value === 'dark'
   const lang = currentLanguage()
   const due = user.company?.dueDate
+  // Phones: the menu is behind this button, so the button carries the menu's badge (no delay of its own).
+  const badge = phone && anyMenuBadge.value
+  const badgeLabel = badge
+    ? (Object.keys(MENU_BADGE_LABELS) as (keyof typeof MENU_BADGE_LABELS)[])
+        .filter(menuBadgeShown)
+        .map((key) => t(MENU_BADGE_LABELS[key]))
+        .join('; ')
+    : ''
+  const menuLabel = phone ? t('shell.openMenu') : collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')
 
   return (
-    <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-1 border-border border-b bg-surface/95 px-2 backdrop-blur sm:gap-2 sm:px-4">
+    <header className="sticky top-0 z-30 flex h-(--topbar-height) shrink-0 items-center gap-1 border-border border-b bg-surface/95 px-2 backdrop-blur sm:gap-2 sm:px-4">
       <IconButton
-        label={phone ? t('shell.openMenu') : collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')}
+        label={badge ? `${menuLabel} (${badgeLabel})` : menuLabel}
         icon={
           phone ? (
-            <MenuIcon className="size-5" />
+            <span className="relative inline-flex">
+              <MenuIcon className="size-5" />
+              {badge && (
+                <span
+                  aria-hidden
+                  data-testid="menu-button-badge"
+                  className="-top-2 -right-2.5 absolute inline-flex size-4 items-center justify-center rounded-full bg-danger-solid font-bold text-[10px] text-white leading-none ring-2 ring-surface"
+                >
+                  !
+                </span>
+              )}
+            </span>
           ) : collapsed ? (
             <PanelLeftOpen className="size-[18px]" />
           ) : (

@@ -40,7 +40,7 @@ function ToastView({ item }: { item: ToastItem }) {
       <button
         type="button"
         onClick={() => dismissToast(item.id)}
-        className="-m-1 rounded p-1 text-muted hover:text-fg"
+        className="-m-1 inline-flex shrink-0 items-center justify-center rounded p-1 text-muted hover:text-fg max-sm:-my-3 max-sm:-mr-3 max-sm:size-11"
         aria-label={t('common.close')}
         title={t('common.close')}
       >
@@ -50,13 +50,17 @@ function ToastView({ item }: { item: ToastItem }) {
   )
 }
 
-/** Renders the toast queue (top right; top centre on phones). */
+/**
+ * Renders the toast queue: top right under the top bar (full width on phones), so a toast never hides the
+ * menu button, the theme toggle or the account menu.
+ */
 export function Toaster() {
   useSignals()
   return (
     <div
       aria-live="polite"
-      className="pointer-events-none fixed top-3 right-3 left-3 z-[100] flex flex-col items-end gap-2 sm:left-auto sm:w-96"
+      data-testid="toasts"
+      className="pointer-events-none fixed top-[calc(var(--topbar-height)+env(safe-area-inset-top)+0.5rem)] right-3 left-3 z-[100] flex flex-col items-end gap-2 sm:left-auto sm:w-96"
     >
       {toasts.value.map((item) => (
         <ToastView key={item.id} item={item} />

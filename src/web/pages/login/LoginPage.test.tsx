@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useLocation } from 'react-router-dom'
+import i18n from '../../i18n'
 import { currentUser, subscriptionWarningDays } from '../../state/session'
 import { makeUser, mockFetch, renderAt, resetState, TEST_TOKEN } from '../../test/utils'
 
@@ -39,6 +40,25 @@ describe('LoginPage', () => {
     expect(localStorage.getItem('companyId')).toBe('7')
     expect(calls[0]?.body).toEqual({ email: 'ana@example.com', password: 'segredo1' })
     expect(currentUser.value?.name).toBe('Ana Admin')
+  })
+
+  test("a malformed e-mail is caught before anything is sent, in the user's language", async () => {
+    const calls = mockFetch({})
+    renderAt('/login')
+    await userEvent.type(screen.getByLabelText('E-mail'), 'ana@exemplo')
+    await userEvent.type(screen.getByLabelText('Senha'), 'segredo1')
+    await userEvent.click(screen.getByRole('button', { name: 'Entrar' }))
+    expect(await screen.findByText('E-mail inválido')).toBeInTheDocument()
+    expect(screen.getByLabelText('E-mail')).toHaveFocus()
+    expect(screen.getByLabelText('E-mail')).toHaveAttribute('aria-invalid', 'true')
+    expect(calls).toHaveLength(0)
+    // Empty fields say 'Obrigatório'; fixing the address lets the form through.
+    await userEvent.clear(screen.getByLabelText('Senha'))
+    await userEvent.click(screen.getByRole('button', { name: 'Entrar' }))
+    expect(await screen.findByText('Obrigatório')).toBeInTheDocument()
+    expect(calls).toHaveLength(0)
+    await i18n.changeLanguage('en')
+    expect(await screen.findByText('Invalid email')).toBeInTheDocument()
   })
 
   test('an expired subscription shows the spec message with the date as dd/MM/yyyy', async () => {

@@ -1,15 +1,79 @@
-import { AlertCircle, Eye, EyeOff } from 'lucide-react'
+import { useSignals } from '@preact/signals-react/runtime'
+import {
+  AlertCircle,
+  Building2,
+  Clock,
+  Eye,
+  EyeOff,
+  KeyRound,
+  LogOut,
+  type LucideIcon,
+  MonitorSmartphone,
+  ShieldAlert,
+  X,
+} from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router-dom'
+import { loginBody } from '../../../shared/schemas/auth'
+import { email as emailRule } from '../../../shared/schemas/common'
 import { ApiError } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import { Button } from '../../components/ui/Button'
 import { Field, Input } from '../../components/ui/Field'
+import { schemaErrors } from '../../components/ui/schemaErrors'
 import i18n from '../../i18n'
 import { formatDueDate } from '../../lib/dates'
-import { login } from '../../state/session'
+import { dismissSignOutReason, login, type SignOutReason, signOutReason } from '../../state/session'
 import { AuthLayout } from './AuthLayout'
+
+/** The server's login body, with the shared e-mail rule: the form refuses a malformed address before sending. */
+const loginForm = loginBody.merge({ email: emailRule })
+
+type LoginField = 'email' | 'password'
+
+const reasonIcons: Record<SignOutReason, LucideIcon> = {
+  elsewhere: MonitorSmartphone,
+  expired: Clock,
+  password: KeyRound,
+  admin: ShieldAlert,
+  company: Building2,
+  signedOut: LogOut,
+}
+
+/** Why the user is here after a session ended by itself; stays until dismissed or the next sign-in. */
+function SignOutNotice() {
+  useSignals()
+  const { t } = useTranslation()
+  const reason = signOutReason.value
+  if (!reason) return null
+  const Icon = reasonIcons[reason]
+  return (
+    <div
+      role="alert"
+      aria-labelledby="sign-out-reason-title"
+      data-testid="sign-out-reason"
+      className="mb-5 flex gap-3 rounded-lg border border-warning/35 bg-warning-soft py-3 pr-2 pl-3.5 text-on-warning-soft text-sm"
+    >
+      <Icon className="mt-0.5 size-[18px] shrink-0" aria-hidden />
+      <div className="min-w-0 flex-1">
+        <p id="sign-out-reason-title" className="font-medium">
+          {t(`auth.signOutReasons.${reason}.title`)}
+        </p>
+        <p className="mt-0.5 opacity-90">{t(`auth.signOutReasons.${reason}.text`)}</p>
+      </div>
+      <button
+        type="button"
+        onClick={dismissSignOutReason}
+        aria-label={t('common.close')}
+        title={t('common.close')}
+        className="-my-1 inline-flex size-8 shrink-0 items-center justify-center rounded-md transition-colors duration-150 hover:bg-black/5 max-sm:size-11 dark:hover:bg-white/10"
+      >
+        <X className="size-4" aria-hidden />
+      </button>
+    </div>
+  )
+}
 
 export function loginErrorMessage(err: unknown): string {
   const t = i18n.t.bind(i18n)
@@ -36,13 +100,17 @@ export function LoginPage() {
   const [error, setError] = useState<string | null>(null)
   const [touched, setTouched] = useState(false)
 
-  const emailError = touched && !email.trim() ? t('validation.required') : null
-  const passwordError = touched && !password ? t('validation.required') : null
+  const fieldErrors = touched ? schemaErrors<LoginField>(loginForm({ email, password }), t) : {}
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)
-    if (!email.trim() || !password) return
+    const errors = schemaErrors<LoginField>(loginForm({ email, password }), t)
+    if (errors.email || errors.password) {
+      const first = errors.email ? 'email' : 'password'
+      ;(e.currentTarget as HTMLFormElement).querySelector<HTMLInputElement>(`input[name=${first}]`)?.focus()
+      return
+    }
     setBusy(true)
     setError(null)
     try {
@@ -56,6 +124,7 @@ export function LoginPage() {
 
   return (
     <AuthLayout title={t('auth.title')} subtitle={t('auth.subtitle')}>
+      <SignOutNotice />
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
         {error && (
           <div
@@ -66,7 +135,7 @@ export function LoginPage() {
             <span>{error}</span>
           </div>
         )}
-        <Field label={t('auth.email')} error={emailError}>
+        <Field label={t('auth.email')} error={fieldErrors.email}>
           <Input
             type="email"
             name="email"
@@ -77,7 +146,7 @@ export function LoginPage() {
             onChange={(e) => setEmail(e.target.value)}
           />
         </Field>
-        <Field label={t('auth.password')} error={passwordError}>
+        <Field label={t('auth.password')} error={fieldErrors.password}>
           <div className="relative">
             <Input
               type={showPassword ? 'text' : 'password'}
