@@ -97,9 +97,10 @@ describe('Conexões in a browser (sandbox)', () => {
     await row()
       .getByRole('button', { name: `Desconectar: ${NAME}` })
       .click()
-    await page.getByText('Você está prestes a desconectar o WhatsApp.').waitFor()
+    // The warning comes once the person confirms, with the request it announces.
     const confirm = page.getByRole('alertdialog')
     await confirm.getByRole('button', { name: 'Desconectar' }).click()
+    await page.getByText('Você está prestes a desconectar o WhatsApp.').waitFor()
     await row().getByTestId('status-pill').filter({ hasText: 'Desconectado' }).waitFor({ timeout: 10_000 })
     expect(
       await row()

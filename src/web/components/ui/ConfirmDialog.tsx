@@ -1,7 +1,8 @@
 import { DialogBackdrop, DialogPanel, DialogTitle, Dialog as HDialog } from '@headlessui/react'
 import { AlertTriangle } from 'lucide-react'
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { cn } from '../../lib/cn'
 import { Button } from './Button'
 
 export type ConfirmDialogProps = {
@@ -12,7 +13,16 @@ export type ConfirmDialogProps = {
   title?: string
   message?: string
   confirmLabel?: string
+  /** 'danger' (default): a destructive action, red. 'warning': a disruptive one (restart, new token), amber. */
+  tone?: 'danger' | 'warning'
+  /** Replaces the warning triangle. */
+  icon?: ReactNode
 }
+
+const TONES = {
+  danger: { icon: 'bg-danger-soft text-on-danger-soft', button: 'danger' },
+  warning: { icon: 'bg-warning-soft text-on-warning-soft', button: 'primary' },
+} as const
 
 /** The spec's delete confirmation: 'Exclusão de Registro' / 'Deseja realmente excluir esse registro?'. */
 export function ConfirmDialog({
@@ -22,6 +32,8 @@ export function ConfirmDialog({
   title,
   message,
   confirmLabel,
+  tone = 'danger',
+  icon,
 }: ConfirmDialogProps) {
   const { t } = useTranslation()
   const [busy, setBusy] = useState(false)
@@ -48,8 +60,14 @@ export function ConfirmDialog({
           className="w-full max-w-sm rounded-xl border border-border bg-surface p-5 text-fg shadow-pop transition duration-150 ease-out data-closed:scale-95 data-closed:opacity-0"
         >
           <div className="flex gap-3">
-            <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-danger-soft text-on-danger-soft">
-              <AlertTriangle className="size-5" aria-hidden />
+            <span
+              className={cn(
+                'flex size-10 shrink-0 items-center justify-center rounded-full [&>svg]:size-5',
+                TONES[tone].icon,
+              )}
+              aria-hidden
+            >
+              {icon ?? <AlertTriangle />}
             </span>
             <div className="min-w-0 pt-0.5">
               <DialogTitle className="font-semibold text-base">
@@ -62,7 +80,7 @@ export function ConfirmDialog({
             <Button variant="secondary" onClick={onClose} disabled={busy}>
               {t('common.cancel')}
             </Button>
-            <Button variant="danger" onClick={confirm} loading={busy} autoFocus>
+            <Button variant={TONES[tone].button} onClick={confirm} loading={busy} autoFocus>
               {confirmLabel ?? t('common.delete')}
             </Button>
           </div>

@@ -19,6 +19,8 @@ export type DialogProps = {
   header?: ReactNode
   className?: string
   role?: 'dialog' | 'alertdialog'
+  /** Keep one height whatever the content (tabs of different lengths): the body scrolls instead. */
+  fixedHeight?: boolean
 }
 
 const widths = { sm: 'sm:max-w-md', md: 'sm:max-w-xl', lg: 'sm:max-w-3xl' }
@@ -38,6 +40,7 @@ export function Dialog({
   header,
   className,
   role = 'dialog',
+  fixedHeight = false,
 }: DialogProps) {
   const { t } = useTranslation()
   const submit = (e: FormEvent) => {
@@ -82,7 +85,8 @@ export function Dialog({
           transition
           className={cn(
             'flex w-full flex-col overflow-hidden bg-surface text-fg shadow-pop',
-            'h-dvh sm:h-auto sm:max-h-[min(90dvh,880px)] sm:rounded-xl sm:border sm:border-border',
+            'h-dvh sm:max-h-[min(90dvh,880px)] sm:rounded-xl sm:border sm:border-border',
+            fixedHeight ? 'sm:h-[min(90dvh,720px)]' : 'sm:h-auto',
             'transition duration-200 ease-out data-closed:opacity-0 data-closed:translate-y-3 sm:data-closed:scale-[0.98] sm:data-closed:translate-y-0',
             widths[size],
             className,

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, mock, test } from 'bun:test'
-import { render, screen, waitFor } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { QueueDto } from '../../../shared/api'
 import { Toaster } from '../../components/ui/Toast'
+import { resetHealth } from '../../state/health'
 import { type Call, makeUser, mockFetch, resetState, signIn } from '../../test/utils'
-import { ConnectionDialog } from './ConnectionDialog'
+import { ConnectionDialog, maskToken } from './ConnectionDialog'
 import { makeConnection } from './fixtures'
-import { resetConnectionsStore } from './store'
 
 const queues: QueueDto[] = [
   { id: 11, name: 'Suporte', color: '#3284FE' },
@@ -40,12 +40,12 @@ const writes = (calls: Call[]) => calls.filter((c) => c.method !== 'GET')
 describe('ConnectionDialog', () => {
   beforeEach(() => {
     resetState()
-    resetConnectionsStore()
+    resetHealth()
     signIn(makeUser())
   })
   afterEach(() => {
     resetState()
-    resetConnectionsStore()
+    resetHealth()
   })
 
   test('the name is required, 2 to 50 characters', async () => {
@@ -188,5 +188,99 @@ describe('ConnectionDialog', () => {
     await save()
     expect(await screen.findByText('The sandbox is not enabled on this server')).toBeInTheDocument()
     expect(writes(calls)[0]?.body).toMatchObject({ name: 'Teste', provider: 'sandbox', maxUseBotQueues: 3 })
+  })
+
+  test('the name and the numbers are checked with the server schema and the spec messages', async () => {
+    const calls = mockFetch({ 'GET /api/queue': () => ({ body: queues }) })
+    renderDialog()
+    await userEvent.type(screen.getByLabelText(/^Nome/), '   ')
+    await userEvent.click(tab('Filas e bot'))
+    const max = screen.getByLabelText('Máximo de envios do menu')
+    await userEvent.clear(max)
+    await userEvent.type(max, '101')
+    await save()
+    // The first error's tab opens: the name, on Geral.
+    await waitFor(() => expect(tab('Geral')).toHaveAttribute('aria-selected', 'true'))
+    expect(screen.getByText('Obrigatório')).toBeInTheDocument()
+    expect(tab('Filas e bot').querySelector('.bg-danger')).not.toBeNull()
+    await userEvent.click(tab('Filas e bot'))
+    expect(screen.getByText('Informe um número inteiro de 0 a 100')).toBeInTheDocument()
+    expect(writes(calls)).toHaveLength(0)
+  })
+
+  test('on a --sandbox server a new connection defaults to the sandbox provider', async () => {
+    const calls = mockFetch({
+      'GET /api/queue': () => ({ body: queues }),
+      'GET /api/health': () => ({ body: { status: 'ok', version: '1', uptimeMs: 1, sandbox: true } }),
+      'POST /api/whatsapp': (c) => ({ status: 201, body: makeConnection({ id: 5, ...(c.body as object) }) }),
+    })
+    const { onSaved } = renderDialog()
+    await waitFor(() =>
+      expect(screen.getByLabelText('Tipo de conexão')).toHaveTextContent('Sandbox (simulado)'),
+    )
+    await userEvent.type(screen.getByLabelText(/^Nome/), 'Demo')
+    await save()
+    await waitFor(() => expect(onSaved).toHaveBeenCalled())
+    expect(writes(calls)[0]?.body).toMatchObject({ name: 'Demo', provider: 'sandbox' })
+  })
+
+  test('without the sandbox a new connection is a real WhatsApp one', async () => {
+    mockFetch({
+      'GET /api/queue': () => ({ body: queues }),
+      'GET /api/health': () => ({ body: { status: 'ok', version: '1', uptimeMs: 1, sandbox: false } }),
+    })
+    renderDialog()
+    await new Promise((r) => setTimeout(r, 20))
+    expect(screen.getByLabelText('Tipo de conexão')).toHaveTextContent('WhatsApp (Baileys)')
+  })
+
+  test('no token input: "Gerar novo token" asks first, then shows the new token with copy', async () => {
+    const token = 'old-token-0123456789abcdefWXYZ'
+    const fresh = 'new-token-9876543210zyxwvuABCD'
+    const calls = mockFetch({
+      'GET /api/queue': () => ({ body: queues }),
+      'GET /api/whatsapp/1': () => ({ body: makeConnection({ id: 1, token }) }),
+      'POST /api/whatsapp/1/token': () => ({ body: makeConnection({ id: 1, token: fresh }) }),
+    })
+    renderDialog(1)
+    await screen.findByDisplayValue('Loja Centro')
+    await userEvent.click(tab('Integração'))
+    expect(screen.queryByRole('textbox', { name: /Token/ })).toBeNull()
+    expect(document.querySelector('input[name=token]')).toBeNull()
+    expect(screen.getByTestId('token-masked')).toHaveTextContent(maskToken(token))
+    expect(screen.queryByText(token)).toBeNull()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Gerar novo token' }))
+    const confirm = await screen.findByRole('alertdialog')
+    expect(calls.some((c) => c.path.endsWith('/token'))).toBe(false)
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Gerar' }))
+    expect(await screen.findByTestId('new-token')).toHaveTextContent(fresh)
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/whatsapp/1/token'])
+    expect(screen.getByText('Novo token gerado')).toBeInTheDocument() // the toast
+
+    let copied = ''
+    Object.defineProperty(navigator, 'clipboard', {
+      value: {
+        writeText: async (text: string) => {
+          copied = text
+        },
+      },
+      configurable: true,
+    })
+    await userEvent.click(
+      within(screen.getByTestId('new-token')).getByRole('button', { name: 'Copiar token' }),
+    )
+    expect(copied).toBe(fresh)
+    expect(await screen.findByText('Token copiado')).toBeInTheDocument()
+    // Saving the form never sends a token.
+    expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0)
+  })
+
+  test('the dialog keeps one height across its tabs', async () => {
+    mockFetch({ 'GET /api/queue': () => ({ body: queues }) })
+    renderDialog()
+    const panel = document.querySelector('[id^=headlessui-dialog-panel]')!
+    expect(panel.className).toContain('sm:h-[min(90dvh,720px)]')
+    expect(panel.className).not.toContain('sm:h-auto')
   })
 })

@@ -1,24 +1,25 @@
-import { Copy, KeyRound } from 'lucide-react'
-import { type ReactNode, useEffect, useState } from 'react'
+import { Check, Copy, KeyRound } from 'lucide-react'
+import { type ReactNode, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { QueueDto, WhatsappDto } from '../../../shared/api'
-import { ApiError, api } from '../../api/client'
-import { errorMessage, fieldMessage, toastError } from '../../api/errors'
+import type { WhatsappDto } from '../../../shared/api'
+import { api } from '../../api/client'
+import { toastError } from '../../api/errors'
 import { Badge } from '../../components/ui/Badge'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
-import { Dialog } from '../../components/ui/Dialog'
 import { Field, Input, Textarea } from '../../components/ui/Field'
-import { FormActions } from '../../components/ui/FormActions'
+import { FormDialog } from '../../components/ui/FormDialog'
 import { MultiSelect, Select } from '../../components/ui/Select'
 import { Skeleton } from '../../components/ui/Skeleton'
 import { Switch } from '../../components/ui/Switch'
 import { Tabs } from '../../components/ui/Tabs'
+import { useFormDialog } from '../../components/ui/useFormDialog'
+import { connectionsList } from '../../state/connections'
+import { useSandboxServer } from '../../state/health'
+import { useLiveList } from '../../state/liveList'
+import { queuesList } from '../../state/queues'
 import { toast } from '../../state/toast'
-import { randomToken } from './format'
-import { upsertConnection } from './store'
 import {
-  type ConnectionErrors,
   type ConnectionField,
   type ConnectionForm,
   EMPTY_CONNECTION,
@@ -43,19 +44,113 @@ function Section({ title, hint, children }: { title?: ReactNode; hint?: ReactNod
   )
 }
 
-/** Maps a 400 answer onto the form's fields; codes that belong to a field land there too. */
-export function serverErrors(err: ApiError): ConnectionErrors {
-  const errors: ConnectionErrors = {}
-  for (const f of err.fields)
-    if (f.field in EMPTY_CONNECTION) errors[f.field as ConnectionField] = fieldMessage(err, f)
-  if (err.code === 'ERR_WAPP_GREETING_REQUIRED') errors.greetingMessage = errorMessage(err)
-  if (err.code === 'ERR_NO_OTHER_WHATSAPP') errors.isDefault = errorMessage(err)
-  return errors
+/** A token shown as its last four characters: enough to recognise it, not to use it. */
+export function maskToken(token: string): string {
+  return token.length <= 4 ? '••••' : `${'•'.repeat(12)}${token.slice(-4)}`
+}
+
+async function copy(text: string, t: (k: string) => string) {
+  try {
+    await navigator.clipboard.writeText(text)
+    toast.success(t('connections.toasts.tokenCopied'))
+  } catch {
+    toast.error(t('connections.toasts.copyFailed'))
+  }
 }
 
 /**
- * Create or edit a connection: every field, grouped in tabs. Client checks first (the spec's cross-field
- * rules), then the server's field errors land on their field and the dialog shows the tab of the first one.
+ * The API token of a saved connection. The server makes tokens: 'Gerar novo token' asks first (integrations
+ * using the old one stop working), then shows the new token in full with a copy button.
+ */
+function TokenSection({ connectionId, token }: { connectionId: number; token: string | null }) {
+  const { t } = useTranslation()
+  const d = (k: string) => t(`connections.dialog.${k}`)
+  const connections = useLiveList(connectionsList)
+  const [asking, setAsking] = useState(false)
+  const [fresh, setFresh] = useState<string | null>(null)
+
+  const generate = async () => {
+    try {
+      const saved = await api.post<WhatsappDto>(`/whatsapp/${connectionId}/token`)
+      connections.upsert(saved)
+      setFresh(saved.token ?? '')
+      toast.success(t('connections.toasts.tokenRegenerated'))
+    } catch (err) {
+      toastError(err)
+      throw err
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      <span className="font-medium text-[13px] text-fg">{d('token')}</span>
+      {fresh ? (
+        <div
+          className="flex flex-col gap-2 rounded-lg border border-success/40 bg-success-soft p-3"
+          data-testid="new-token"
+        >
+          <p className="inline-flex items-center gap-1.5 font-medium text-on-success-soft text-sm">
+            <Check className="size-4" aria-hidden />
+            {d('tokenNew')}
+          </p>
+          <div className="flex items-center gap-2">
+            <code className="min-w-0 flex-1 select-all break-all rounded-md bg-surface px-2.5 py-2 font-mono text-[13px] text-fg">
+              {fresh}
+            </code>
+            <IconButton
+              variant="secondary"
+              label={d('copyToken')}
+              icon={<Copy className="size-4" />}
+              onClick={() => copy(fresh, t)}
+              className="size-10 max-sm:size-11"
+            />
+          </div>
+          <p className="text-[12.5px] text-on-success-soft">{d('tokenNewHint')}</p>
+        </div>
+      ) : token ? (
+        <div className="flex items-center gap-2">
+          <code
+            className="min-w-0 flex-1 truncate rounded-md border border-border bg-surface-2 px-2.5 py-2 font-mono text-[13px] text-muted"
+            data-testid="token-masked"
+          >
+            {maskToken(token)}
+          </code>
+          <IconButton
+            variant="secondary"
+            label={d('copyToken')}
+            icon={<Copy className="size-4" />}
+            onClick={() => copy(token, t)}
+            className="size-10 max-sm:size-11"
+          />
+        </div>
+      ) : null}
+      <p className="text-[12.5px] text-muted">{d('tokenHint')}</p>
+      <Button
+        variant="secondary"
+        icon={<KeyRound className="size-4" />}
+        onClick={() => setAsking(true)}
+        className="self-start"
+      >
+        {d('regenerate')}
+      </Button>
+      <ConfirmDialog
+        open={asking}
+        onClose={() => setAsking(false)}
+        onConfirm={generate}
+        tone="warning"
+        icon={<KeyRound />}
+        title={d('regenerateTitle')}
+        message={d('regenerateText')}
+        confirmLabel={d('regenerateConfirm')}
+      />
+    </div>
+  )
+}
+
+/**
+ * Create or edit a connection: every field, grouped in tabs that share one height. The client checks first
+ * (the shared schema and the spec's rules between fields), then the server's field errors land on their field;
+ * either way the dialog shows the tab of the first error.
  */
 export function ConnectionDialog({
   open,
@@ -70,103 +165,58 @@ export function ConnectionDialog({
 }) {
   const { t } = useTranslation()
   const creating = connectionId == null
-  const [form, setForm] = useState<ConnectionForm>(EMPTY_CONNECTION)
-  const [errors, setErrors] = useState<ConnectionErrors>({})
-  const [queues, setQueues] = useState<QueueDto[]>([])
-  const [loading, setLoading] = useState(!creating)
-  const [loadError, setLoadError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
-  const [submitted, setSubmitted] = useState(false)
+  const sandbox = useSandboxServer()
+  const queues = useLiveList(queuesList, undefined, { enabled: open }).items
   const [tab, setTab] = useState(0)
-  const [regenerating, setRegenerating] = useState(false)
+  const [token, setToken] = useState<string | null>(null)
+  const providerTouched = useRef(false)
+
+  const form = useFormDialog<ConnectionForm, WhatsappDto>({
+    open,
+    onClose,
+    onSaved: (saved: WhatsappDto) => onSaved?.(saved, creating),
+    empty: { ...EMPTY_CONNECTION, provider: sandbox ? 'sandbox' : 'beta' },
+    load: creating
+      ? null
+      : (signal) =>
+          api.get<WhatsappDto>(`/whatsapp/${connectionId}`, { signal }).then((w) => {
+            setToken(w.token)
+            return fromDto(w)
+          }),
+    loadKey: connectionId,
+    validate: (v) => validateConnection(v, creating, t),
+    save: (v) =>
+      creating
+        ? api.post<WhatsappDto>('/whatsapp', toBody(v, true))
+        : api.put<WhatsappDto>(`/whatsapp/${connectionId}`, toBody(v, false)),
+    savedMessage: t('connections.toasts.saved'),
+    codeFields: {
+      ERR_WAPP_GREETING_REQUIRED: 'greetingMessage',
+      ERR_NO_OTHER_WHATSAPP: 'isDefault',
+      ERR_WAPP_NAME_ALREADY_EXISTS: 'name',
+      ERR_SANDBOX_DISABLED: 'provider',
+    },
+    onInvalid: (errors) => {
+      const first = firstErrorTab(errors)
+      if (first) setTab(TAB_KEYS.indexOf(first))
+    },
+  })
+  const { values, errors, set: setField } = form
 
   useEffect(() => {
-    if (!open) return
-    setErrors({})
-    setSubmitted(false)
-    setLoadError(null)
-    setTab(0)
-    const ctrl = new AbortController()
-    api
-      .get<QueueDto[]>('/queue', { signal: ctrl.signal })
-      .then(setQueues)
-      .catch(() => {})
-    if (connectionId == null) {
-      setForm(EMPTY_CONNECTION)
-      setLoading(false)
-    } else {
-      setLoading(true)
-      api
-        .get<WhatsappDto>(`/whatsapp/${connectionId}`, { signal: ctrl.signal })
-        .then((w) => setForm(fromDto(w)))
-        .catch((err) => {
-          if ((err as Error)?.name !== 'AbortError') setLoadError(errorMessage(err))
-        })
-        .finally(() => setLoading(false))
-    }
-    return () => ctrl.abort()
-  }, [open, connectionId])
+    if (open) setTab(0)
+  }, [open])
+
+  // A --sandbox server: a new connection is a sandbox one unless the person chose otherwise.
+  const provider = values.provider
+  useEffect(() => {
+    if (creating && sandbox && provider === 'beta' && !providerTouched.current)
+      setField('provider', 'sandbox')
+  }, [creating, sandbox, provider, setField])
 
   const set = <K extends ConnectionField>(key: K, value: ConnectionForm[K]) => {
-    const next = { ...form, [key]: value }
-    setForm(next)
-    if (submitted) setErrors(validateConnection(next, t))
-    else if (errors[key]) setErrors({ ...errors, [key]: undefined })
-  }
-
-  const showErrors = (found: ConnectionErrors) => {
-    setErrors(found)
-    const first = firstErrorTab(found)
-    if (first) setTab(TAB_KEYS.indexOf(first))
-  }
-
-  const submit = async () => {
-    setSubmitted(true)
-    const found = validateConnection(form, t)
-    if (Object.keys(found).length) {
-      showErrors(found)
-      return
-    }
-    setErrors({})
-    setSaving(true)
-    try {
-      const saved = creating
-        ? await api.post<WhatsappDto>('/whatsapp', toBody(form, true))
-        : await api.put<WhatsappDto>(`/whatsapp/${connectionId}`, toBody(form, false))
-      upsertConnection(saved)
-      toast.success(t('connections.toasts.saved'))
-      onSaved?.(saved, creating)
-      onClose()
-    } catch (err) {
-      const found = err instanceof ApiError ? serverErrors(err) : {}
-      if (Object.keys(found).length) showErrors(found)
-      toastError(err)
-    } finally {
-      setSaving(false)
-    }
-  }
-
-  const regenerate = async () => {
-    if (connectionId == null) return
-    const token = randomToken()
-    try {
-      const saved = await api.put<WhatsappDto>(`/whatsapp/${connectionId}`, { token })
-      upsertConnection(saved)
-      setForm((f) => ({ ...f, token: saved.token ?? token }))
-      toast.success(t('connections.toasts.tokenRegenerated'))
-    } catch (err) {
-      toastError(err)
-      throw err
-    }
-  }
-
-  const copyToken = async () => {
-    try {
-      await navigator.clipboard.writeText(form.token)
-      toast.success(t('connections.toasts.tokenCopied'))
-    } catch {
-      toast.error(t('connections.toasts.copyFailed'))
-    }
+    if (key === 'provider') providerTouched.current = true
+    setField(key, value)
   }
 
   const queueOptions = queues.map((q) => ({ value: q.id, label: q.name, color: q.color }))
@@ -178,7 +228,7 @@ export function ConnectionDialog({
     <Field label={d(key)} error={errors[key]} hint={opts.hint} required={opts.required}>
       <Textarea
         name={key}
-        value={form[key] as string}
+        value={values[key] as string}
         onChange={(e) => set(key, e.target.value as never)}
         rows={opts.rows ?? 3}
         maxLength={4000}
@@ -194,7 +244,7 @@ export function ConnectionDialog({
         min={0}
         max={opts.max ?? 525600}
         step={1}
-        value={form[key] as string}
+        value={values[key] as string}
         onChange={(e) => set(key, e.target.value as never)}
         className="tnum"
       />
@@ -205,7 +255,7 @@ export function ConnectionDialog({
       <Input
         name={key}
         type="date"
-        value={form[key] as string}
+        value={values[key] as string}
         onChange={(e) => set(key, e.target.value as never)}
         className="tnum"
       />
@@ -222,7 +272,7 @@ export function ConnectionDialog({
       >
         <Input
           name="name"
-          value={form.name}
+          value={values.name}
           onChange={(e) => set('name', e.target.value)}
           autoFocus
           autoComplete="off"
@@ -233,7 +283,7 @@ export function ConnectionDialog({
         <Field label={d('provider')} error={errors.provider} hint={d('providerHint')}>
           <Select
             name="provider"
-            value={form.provider}
+            value={values.provider}
             onChange={(v) => set('provider', v)}
             options={[
               { value: 'beta', label: d('providers.beta') },
@@ -246,7 +296,7 @@ export function ConnectionDialog({
         <Switch
           label={d('isDefault')}
           description={d('isDefaultHint')}
-          checked={form.isDefault}
+          checked={values.isDefault}
           onChange={(v) => set('isDefault', v)}
         />
         {errors.isDefault && (
@@ -263,7 +313,7 @@ export function ConnectionDialog({
         className="sm:col-span-2"
       >
         <MultiSelect
-          value={form.queueIds}
+          value={values.queueIds}
           onChange={(v) => set('queueIds', v)}
           options={queueOptions}
           placeholder={d('noQueue')}
@@ -272,7 +322,7 @@ export function ConnectionDialog({
       <div className="sm:col-span-2">
         {text('greetingMessage', {
           rows: 4,
-          required: form.queueIds.length > 1,
+          required: values.queueIds.length > 1,
           hint: t('connections.dialog.variablesHint', { vars: VARIABLES }),
         })}
       </div>
@@ -282,7 +332,7 @@ export function ConnectionDialog({
         <Switch
           label={d('allowGroup')}
           description={d('allowGroupHint')}
-          checked={form.allowGroup}
+          checked={values.allowGroup}
           onChange={(v) => set('allowGroup', v)}
         />
       </div>
@@ -297,7 +347,7 @@ export function ConnectionDialog({
           <Field label={d('sendIdQueue')} error={errors.sendIdQueue}>
             <Select
               name="sendIdQueue"
-              value={form.sendIdQueue ?? 0}
+              value={values.sendIdQueue ?? 0}
               onChange={(v) => set('sendIdQueue', v === 0 ? null : v)}
               options={[{ value: 0, label: d('noQueue') }, ...queueOptions]}
             />
@@ -347,12 +397,12 @@ export function ConnectionDialog({
         <div className="sm:col-span-2">
           <Switch
             label={d('importOldMessagesGroups')}
-            checked={form.importOldMessagesGroups}
+            checked={values.importOldMessagesGroups}
             onChange={(v) => set('importOldMessagesGroups', v)}
           />
           <Switch
             label={d('closedTicketsPostImported')}
-            checked={form.closedTicketsPostImported}
+            checked={values.closedTicketsPostImported}
             onChange={(v) => set('closedTicketsPostImported', v)}
           />
         </div>
@@ -361,57 +411,22 @@ export function ConnectionDialog({
   )
 
   const integrationTab = (
-    <div className="grid gap-5">
-      {creating ? (
+    <div className="grid gap-6">
+      {creating || connectionId == null ? (
         <p className="text-muted text-sm">{d('tokenOnCreate')}</p>
       ) : (
-        <Field label={d('token')} error={errors.token} hint={d('tokenHint')}>
-          <div className="flex gap-2">
-            <Input
-              name="token"
-              value={form.token}
-              readOnly
-              className="font-mono text-[13px]"
-              onFocus={(e) => e.target.select()}
-            />
-            <IconButton
-              variant="secondary"
-              label={d('copyToken')}
-              icon={<Copy className="size-4" />}
-              onClick={copyToken}
-              className="size-10 max-sm:size-11"
-            />
-          </div>
-        </Field>
-      )}
-      {!creating && (
-        <Button
-          variant="secondary"
-          icon={<KeyRound className="size-4" />}
-          onClick={() => setRegenerating(true)}
-          className="self-start justify-self-start"
-        >
-          {d('regenerate')}
-        </Button>
+        <TokenSection connectionId={connectionId} token={token} />
       )}
       {!creating && (
         <div className="flex flex-col gap-1.5">
           <span className="font-medium text-[13px] text-fg">{d('provider')}</span>
           <span>
-            <Badge tone={form.provider === 'sandbox' ? 'brand' : 'neutral'}>
-              {d(`providers.${form.provider}`)}
+            <Badge tone={values.provider === 'sandbox' ? 'brand' : 'neutral'}>
+              {d(`providers.${values.provider}`)}
             </Badge>
           </span>
         </div>
       )}
-      <ConfirmDialog
-        open={regenerating}
-        onClose={() => setRegenerating(false)}
-        onConfirm={regenerate}
-        title={d('regenerateTitle')}
-        message={d('regenerateText')}
-        confirmLabel={d('regenerateConfirm')}
-      />
     </div>
   )
 
@@ -428,39 +443,35 @@ export function ConnectionDialog({
   )
 
   return (
-    <Dialog
-      open={open}
+    <FormDialog
+      form={form}
       onClose={onClose}
       title={creating ? d('addTitle') : d('editTitle')}
-      onSubmit={submit}
       size="lg"
-      footer={<FormActions onCancel={onClose} saving={saving} disabled={loading || !!loadError} />}
-    >
-      {loading ? (
+      // One height whatever the tab: the dialog does not jump when the person moves between tabs.
+      fixedHeight
+      skeleton={
         <div className="space-y-4" aria-busy>
           <Skeleton className="h-9 w-2/3" />
           <Skeleton className="h-10 w-full" />
           <Skeleton className="h-24 w-full" />
           <Skeleton className="h-24 w-full" />
         </div>
-      ) : loadError ? (
-        <p role="alert" className="text-danger text-sm">
-          {loadError}
-        </p>
-      ) : (
-        <Tabs
-          selectedIndex={tab}
-          onChange={setTab}
-          panelClassName="pt-5"
-          listClassName="-mx-5 px-4"
-          tabs={TAB_KEYS.map((key) => ({
-            key,
-            label: d(`tabs.${key}`),
-            content: contents[key],
-            invalid: invalidTabs.has(key),
-          }))}
-        />
-      )}
-    </Dialog>
+      }
+    >
+      <Tabs
+        selectedIndex={tab}
+        onChange={setTab}
+        panelClassName="pt-5"
+        // The strip stays at the top while a long tab scrolls (-top-4 / -mt-4: over the body's padding).
+        listClassName="sticky -top-4 z-20 -mx-5 -mt-4 bg-surface px-4"
+        tabs={TAB_KEYS.map((key) => ({
+          key,
+          label: d(`tabs.${key}`),
+          content: contents[key],
+          invalid: invalidTabs.has(key),
+        }))}
+      />
+    </FormDialog>
   )
 }

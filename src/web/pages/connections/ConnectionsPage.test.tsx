@@ -3,11 +3,11 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { WhatsappDto } from '../../../shared/api'
 import { dispatch, stopLive } from '../../api/live'
+import { resetHealth } from '../../state/health'
 import { toasts } from '../../state/toast'
 import { makeUser, mockFetch, renderAt, resetState, signIn } from '../../test/utils'
 import { makeConnection } from './fixtures'
 import { formatUpdatedAt } from './format'
-import { resetConnectionsStore } from './store'
 
 const rows: WhatsappDto[] = [
   makeConnection({ id: 1, name: 'A Conectada', status: 'CONNECTED', isDefault: true }),
@@ -40,13 +40,13 @@ const buttonsOf = (name: string) =>
 describe('ConnectionsPage', () => {
   beforeEach(() => {
     resetState()
-    resetConnectionsStore()
+    resetHealth()
     signIn(makeUser({ id: 1, companyId: 7 }))
   })
   afterEach(() => {
     stopLive()
     resetState()
-    resetConnectionsStore()
+    resetHealth()
   })
 
   test('each status shows its pill and the buttons the spec gives it', async () => {
@@ -61,9 +61,10 @@ describe('ConnectionsPage', () => {
     expect(within(rowOf('B QR')).getByText('Sandbox')).toBeInTheDocument()
     expect(buttonsOf('C Caiu')).toEqual(['Tentar novamente', 'Novo QR CODE'])
     expect(within(rowOf('D Pareando')).getByTestId('pairing-code')).toHaveTextContent('ABCD 1234')
-    expect(buttonsOf('E Expirou')).toEqual(['Desconectar', 'Novo QR CODE'])
-    const opening = within(rowOf('F Abrindo')).getByRole('button', { name: /Conectando/ })
-    expect(opening).toBeDisabled()
+    expect(buttonsOf('E Expirou')).toEqual(['Tentar novamente', 'Novo QR CODE', 'Desconectar'])
+    // Connecting is a state, not a disabled button.
+    expect(within(rowOf('F Abrindo')).getByTestId('status-pill')).toHaveTextContent('Conectando')
+    expect(buttonsOf('F Abrindo')).toEqual([])
     expect(within(rowOf('F Abrindo')).queryByText('Padrão')).toBeNull()
     expect(screen.getByText('6 conexões')).toBeInTheDocument()
     expect(within(rowOf('A Conectada')).getByText(formatUpdatedAt(rows[0]!.updatedAt))).toBeInTheDocument()
@@ -98,7 +99,7 @@ describe('ConnectionsPage', () => {
     expect(screen.queryByText('Outra')).toBeNull()
   })
 
-  test('disconnect warns, asks, then DELETEs the session', async () => {
+  test('disconnect asks first; the warning toast and the DELETE come only after the confirmation', async () => {
     const calls = mockFetch({
       'GET /api/whatsapp': () => ({ body: [rows[0]!] }),
       'DELETE /api/whatsappsession/1': () => ({
@@ -108,12 +109,27 @@ describe('ConnectionsPage', () => {
     renderAt('/connections')
     await screen.findByText('A Conectada')
     await userEvent.click(within(rowOf('A Conectada')).getByRole('button', { name: /Desconectar/ }))
-    expect(await screen.findByText('Você está prestes a desconectar o WhatsApp.')).toBeInTheDocument()
     const confirm = await screen.findByRole('alertdialog')
+    expect(screen.queryByText('Você está prestes a desconectar o WhatsApp.')).toBeNull()
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false)
     await userEvent.click(within(confirm).getByRole('button', { name: 'Desconectar' }))
+    expect(await screen.findByText('Você está prestes a desconectar o WhatsApp.')).toBeInTheDocument()
     await waitFor(() => expect(buttonsOf('A Conectada')).toEqual(['Tentar novamente', 'Novo QR CODE']))
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/api/whatsappsession/1'])
+  })
+
+  test('cancelling the disconnection leaves no warning and sends nothing', async () => {
+    const calls = mockFetch({ 'GET /api/whatsapp': () => ({ body: [rows[0]!] }) })
+    renderAt('/connections')
+    await screen.findByText('A Conectada')
+    await userEvent.click(within(rowOf('A Conectada')).getByRole('button', { name: /Desconectar/ }))
+    await userEvent.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancelar' }),
+    )
+    await new Promise((r) => setTimeout(r, 50))
+    expect(screen.queryByText('Você está prestes a desconectar o WhatsApp.')).toBeNull()
+    expect(toasts.value).toEqual([])
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false)
   })
 
   test('Novo QR CODE PUTs the session with the spec toasts and opens the QR dialog', async () => {
@@ -139,13 +155,12 @@ describe('ConnectionsPage', () => {
     expect(await screen.findByRole('heading', { name: 'Conectar o WhatsApp' })).toBeInTheDocument()
   })
 
-  test('restart, empty state and error state with retry', async () => {
+  test('empty state (with the sandbox hint) and error state with retry', async () => {
     let fail = true
-    const calls = mockFetch({
+    mockFetch({
       'GET /api/whatsapp': () =>
         fail ? { status: 500, body: { error: 'ERR_INTERNAL', message: 'x' } } : { body: [] },
       'GET /api/health': () => ({ body: { status: 'ok', version: '0.1.0', uptimeMs: 1, sandbox: true } }),
-      'POST /api/whatsapp-restart/': () => ({ body: { restarted: 0 } }),
     })
     renderAt('/connections')
     expect(
@@ -155,8 +170,94 @@ describe('ConnectionsPage', () => {
     await userEvent.click(screen.getByRole('button', { name: /Tentar novamente/ }))
     expect(await screen.findByText('Nenhuma conexão ainda')).toBeInTheDocument()
     expect(await screen.findByText(/este servidor tem o sandbox/i)).toBeInTheDocument()
+  })
+
+  test('Reiniciar conexões asks first, then restarts with the spec toast', async () => {
+    const calls = mockFetch({
+      'GET /api/whatsapp': () => ({ body: [rows[0]!] }),
+      'POST /api/whatsapp-restart/': () => ({ body: { restarted: 1 } }),
+    })
+    renderAt('/connections')
+    await screen.findByText('A Conectada')
+    const restarts = () => calls.filter((c) => c.method === 'POST' && c.path === '/api/whatsapp-restart/')
     await userEvent.click(screen.getAllByRole('button', { name: 'Reiniciar conexões' })[0]!)
+    const confirm = await screen.findByRole('alertdialog')
+    expect(within(confirm).getByText(/serão desligadas e religadas/)).toBeInTheDocument()
+    expect(restarts()).toHaveLength(0)
+    expect(screen.queryByText('Aguarde... reiniciando...')).toBeNull()
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Reiniciar' }))
     expect(await screen.findByText('Aguarde... reiniciando...')).toBeInTheDocument()
-    expect(calls.some((c) => c.method === 'POST' && c.path === '/api/whatsapp-restart/')).toBe(true)
+    await waitFor(() => expect(restarts()).toHaveLength(1))
+  })
+
+  test('cancelling the restart sends nothing', async () => {
+    const calls = mockFetch({ 'GET /api/whatsapp': () => ({ body: [rows[0]!] }) })
+    renderAt('/connections')
+    await screen.findByText('A Conectada')
+    await userEvent.click(screen.getAllByRole('button', { name: 'Reiniciar conexões' })[0]!)
+    await userEvent.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancelar' }),
+    )
+    await new Promise((r) => setTimeout(r, 50))
+    expect(calls.some((c) => c.method === 'POST')).toBe(false)
+    expect(screen.queryByText('Aguarde... reiniciando...')).toBeNull()
+  })
+
+  test('a connection that cannot connect says why, and offers retry and a new QR code', async () => {
+    const calls = mockFetch({
+      'GET /api/whatsapp': () => ({
+        body: [
+          makeConnection({
+            id: 1,
+            name: 'Sem rede',
+            status: 'OPENING',
+            statusReason: 'no_network',
+            retries: 3,
+          }),
+          makeConnection({ id: 2, name: 'Deslogada', status: 'DISCONNECTED', statusReason: 'logged_out' }),
+          makeConnection({ id: 3, name: 'Banida', status: 'TIMEOUT', statusReason: 'banned' }),
+        ],
+      }),
+      'POST /api/whatsappsession/1': () => ({
+        body: makeConnection({ id: 1, name: 'Sem rede', status: 'OPENING' }),
+      }),
+    })
+    renderAt('/connections')
+    await screen.findByText('Sem rede')
+    const reason = (name: string) => within(rowOf(name)).getByTestId('status-reason').textContent
+    expect(reason('Sem rede')).toBe('Sem acesso ao WhatsApp: verifique a internet do servidor · 3 tentativas')
+    expect(buttonsOf('Sem rede')).toEqual(['Tentar novamente', 'Novo QR CODE'])
+    // Logged out or banned: only a new link helps, so no retry.
+    expect(reason('Deslogada')).toBe('O celular desconectou este aparelho: leia um novo QR Code')
+    expect(buttonsOf('Deslogada')).toEqual(['Novo QR CODE'])
+    expect(reason('Banida')).toBe('O WhatsApp bloqueou este número')
+    expect(buttonsOf('Banida')).toEqual(['Novo QR CODE', 'Desconectar'])
+
+    await userEvent.click(within(rowOf('Sem rede')).getByRole('button', { name: /Tentar novamente/ }))
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'POST' && c.path === '/api/whatsappsession/1')).toBe(true),
+    )
+    // The answer has no reason any more: a plain 'Conectando' with nothing to press.
+    await waitFor(() => expect(within(rowOf('Sem rede')).queryByTestId('status-reason')).toBeNull())
+    expect(buttonsOf('Sem rede')).toEqual([])
+
+    // A live session frame brings the reason (and takes it away).
+    live('company-7-whatsappSession', {
+      action: 'update',
+      session: {
+        id: 1,
+        name: 'Sem rede',
+        status: 'DISCONNECTED',
+        statusReason: 'replaced',
+        qrcode: '',
+        pairingCode: null,
+        expirationTime: null,
+        retries: 0,
+        number: null,
+        updatedAt: new Date().toISOString(),
+      },
+    })
+    expect(reason('Sem rede')).toBe('A sessão foi aberta em outro lugar')
+    expect(buttonsOf('Sem rede')).toEqual(['Tentar novamente', 'Novo QR CODE'])
   })
 })

@@ -1,74 +1,46 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { Pencil, Plus, RotateCw, Smartphone, Star, Trash2 } from 'lucide-react'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { HealthResponse, WhatsappDto } from '../../../shared/api'
+import type { WhatsappDto } from '../../../shared/api'
 import { can } from '../../../shared/permissions'
 import { api } from '../../api/client'
-import { toastError } from '../../api/errors'
+import { errorMessage, toastError } from '../../api/errors'
 import { Card, Page } from '../../components/layout/Page'
 import { Badge } from '../../components/ui/Badge'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { EmptyState } from '../../components/ui/EmptyState'
 import { type Column, DataTable } from '../../components/ui/Table'
+import { connectionsList } from '../../state/connections'
+import { useSandboxServer } from '../../state/health'
+import { useLiveList } from '../../state/liveList'
 import { currentUser } from '../../state/session'
-import { dismissToast, toast } from '../../state/toast'
+import { toast } from '../../state/toast'
 import { ConnectionDialog } from './ConnectionDialog'
 import { formatNumber, formatUpdatedAt } from './format'
 import { QrCodeDialog, requestNewQr } from './QrCodeDialog'
-import { SessionActions, StatusPill } from './SessionActions'
-import {
-  connections,
-  connectionsError,
-  connectionsLoading,
-  loadConnections,
-  removeConnection,
-  retainConnectionsFeed,
-  upsertConnection,
-} from './store'
-
-/** Whether this server runs the simulated network (`balcao serve --sandbox`), as /api/health says. */
-async function probeSandbox(): Promise<boolean> {
-  try {
-    return (await api.get<HealthResponse>('/health')).sandbox
-  } catch {
-    return false
-  }
-}
+import { SessionActions, StatusPill, StatusReason } from './SessionActions'
 
 export function ConnectionsPage() {
   useSignals()
   const { t } = useTranslation()
   const user = currentUser.value
-  const companyId = user?.companyId
-  const list = connections.value
-  const rows = list ?? []
-  const loading = list == null && connectionsLoading.value
-  const error = connectionsError.value
+  const list = useLiveList(connectionsList)
+  const rows = list.items
   const canSession = can(user, 'connections-page:actionButtons')
   const canAdd = can(user, 'connections-page:addConnection')
   const canEdit = can(user, 'connections-page:editOrDeleteConnection')
+  // Asked on arrival: the empty state mentions the sandbox, and a new connection defaults to it.
+  const sandbox = useSandboxServer()
 
   const [editing, setEditing] = useState<{ id?: number } | null>(null)
   const [qrFor, setQrFor] = useState<number | null>(null)
   const [deleting, setDeleting] = useState<WhatsappDto | null>(null)
   const [disconnecting, setDisconnecting] = useState<WhatsappDto | null>(null)
+  const [confirmRestart, setConfirmRestart] = useState(false)
   const [busy, setBusy] = useState<{ id: number; action: string } | null>(null)
-  const [restarting, setRestarting] = useState(false)
-  const [sandbox, setSandbox] = useState(false)
-
-  useEffect(() => {
-    if (!companyId) return
-    const release = retainConnectionsFeed(companyId)
-    void loadConnections()
-    return release
-  }, [companyId])
-
-  const empty = list != null && list.length === 0
-  useEffect(() => {
-    if (empty) void probeSandbox().then(setSandbox)
-  }, [empty])
+  const { upsert } = list
 
   const run = async (c: WhatsappDto, action: string, call: () => Promise<unknown>) => {
     setBusy({ id: c.id, action })
@@ -82,7 +54,7 @@ export function ConnectionsPage() {
   const retry = (c: WhatsappDto) =>
     run(c, 'retry', async () => {
       try {
-        upsertConnection(await api.post<WhatsappDto>(`/whatsappsession/${c.id}`))
+        upsert(await api.post<WhatsappDto>(`/whatsappsession/${c.id}`))
       } catch (err) {
         toastError(err)
       }
@@ -90,24 +62,15 @@ export function ConnectionsPage() {
 
   const newQr = (c: WhatsappDto) =>
     run(c, 'newQr', async () => {
-      if (await requestNewQr(c.id, t)) setQrFor(c.id)
+      if (await requestNewQr(c.id, t, upsert)) setQrFor(c.id)
     })
 
-  const warning = useRef<number | null>(null)
-  const askDisconnect = (c: WhatsappDto) => {
-    warning.current = toast.warning(t('connections.toasts.disconnectWarning'))
-    setDisconnecting(c)
-  }
-  const closeDisconnect = () => {
-    if (warning.current != null) dismissToast(warning.current)
-    warning.current = null
-    setDisconnecting(null)
-  }
-
+  // The spec's warning comes once the person has confirmed, with the request it announces.
   const confirmDisconnect = async () => {
     if (!disconnecting) return
+    toast.warning(t('connections.toasts.disconnectWarning'))
     try {
-      upsertConnection(await api.delete<WhatsappDto>(`/whatsappsession/${disconnecting.id}`))
+      upsert(await api.delete<WhatsappDto>(`/whatsappsession/${disconnecting.id}`))
     } catch (err) {
       toastError(err)
       throw err
@@ -118,7 +81,7 @@ export function ConnectionsPage() {
     if (!deleting) return
     try {
       await api.delete(`/whatsapp/${deleting.id}`)
-      removeConnection(deleting.id)
+      list.remove(deleting.id)
       toast.success(t('connections.toasts.deleted'))
     } catch (err) {
       toastError(err)
@@ -127,22 +90,23 @@ export function ConnectionsPage() {
   }
 
   const restart = async () => {
-    setRestarting(true)
     toast.warning(t('connections.toasts.restarting'))
     try {
       await api.post('/whatsapp-restart/')
     } catch (err) {
       toastError(err)
-    } finally {
-      setRestarting(false)
+      throw err
     }
   }
 
-  const onSaved = useCallback((saved: WhatsappDto, created: boolean) => {
-    upsertConnection(saved)
-    // A new connection starts at once: show its QR code.
-    if (created && saved.status !== 'CONNECTED') setQrFor(saved.id)
-  }, [])
+  const onSaved = useCallback(
+    (saved: WhatsappDto, created: boolean) => {
+      upsert(saved)
+      // A new connection starts at once: show its QR code.
+      if (created && saved.status !== 'CONNECTED') setQrFor(saved.id)
+    },
+    [upsert],
+  )
   const closeQr = useCallback(() => setQrFor(null), [])
 
   const sandboxChip = (c: WhatsappDto) =>
@@ -180,7 +144,7 @@ export function ConnectionsPage() {
         onShowQr={(x) => setQrFor(x.id)}
         onRetry={retry}
         onNewQr={newQr}
-        onDisconnect={askDisconnect}
+        onDisconnect={setDisconnecting}
       />
     ) : null
 
@@ -208,12 +172,22 @@ export function ConnectionsPage() {
     {
       key: 'status',
       header: t('connections.status'),
-      cell: (c) => (
-        <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-          <StatusPill status={c.status} />
-          {session(c)}
-        </div>
-      ),
+      // Pill and buttons on one line; when something is wrong, the reason sits under the pill, then the buttons.
+      cell: (c) =>
+        c.statusReason && c.status !== 'CONNECTED' ? (
+          <div className="flex flex-col items-start gap-2">
+            <div className="flex flex-col items-start gap-1">
+              <StatusPill status={c.status} />
+              <StatusReason connection={c} />
+            </div>
+            {session(c)}
+          </div>
+        ) : (
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+            <StatusPill status={c.status} />
+            {session(c)}
+          </div>
+        ),
     },
     {
       key: 'updated',
@@ -245,6 +219,7 @@ export function ConnectionsPage() {
             {number(c)}
             <span className="tnum">{formatUpdatedAt(c.updatedAt)}</span>
           </div>
+          <StatusReason connection={c} className="mt-1.5" />
         </div>
         {actions(c)}
       </div>
@@ -255,7 +230,7 @@ export function ConnectionsPage() {
   return (
     <Page
       title={t('connections.title')}
-      subtitle={list ? t('connections.count', { count: rows.length }) : undefined}
+      subtitle={list.loading ? undefined : t('connections.count', { count: rows.length })}
       actions={
         <>
           {canSession && (
@@ -263,8 +238,7 @@ export function ConnectionsPage() {
               <Button
                 variant="secondary"
                 icon={<RotateCw className="size-4" />}
-                onClick={restart}
-                loading={restarting}
+                onClick={() => setConfirmRestart(true)}
                 className="max-sm:hidden"
               >
                 {t('connections.restart')}
@@ -274,8 +248,7 @@ export function ConnectionsPage() {
                 variant="secondary"
                 label={t('connections.restart')}
                 icon={<RotateCw className="size-4" />}
-                onClick={restart}
-                disabled={restarting}
+                onClick={() => setConfirmRestart(true)}
                 className="sm:hidden"
               />
             </>
@@ -294,9 +267,9 @@ export function ConnectionsPage() {
           rows={rows}
           rowKey={(c) => c.id}
           columns={columns}
-          loading={loading}
-          error={error}
-          onRetry={() => void loadConnections()}
+          loading={list.loading}
+          error={list.error ? errorMessage(list.error) : null}
+          onRetry={list.reload}
           mobileCard={mobileCard}
           empty={
             <EmptyState
@@ -328,11 +301,21 @@ export function ConnectionsPage() {
       />
       <ConfirmDialog
         open={!!disconnecting}
-        onClose={closeDisconnect}
+        onClose={() => setDisconnecting(null)}
         onConfirm={confirmDisconnect}
         title={t('connections.disconnect.title')}
         message={t('connections.disconnect.text')}
         confirmLabel={t('connections.disconnect.confirm')}
+      />
+      <ConfirmDialog
+        open={confirmRestart}
+        onClose={() => setConfirmRestart(false)}
+        onConfirm={restart}
+        tone="warning"
+        icon={<RotateCw />}
+        title={t('connections.restartConfirm.title')}
+        message={t('connections.restartConfirm.text')}
+        confirmLabel={t('connections.restartConfirm.confirm')}
       />
     </Page>
   )

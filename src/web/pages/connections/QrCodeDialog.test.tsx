@@ -6,7 +6,6 @@ import { Toaster } from '../../components/ui/Toast'
 import { makeUser, mockFetch, resetState, signIn } from '../../test/utils'
 import { makeConnection } from './fixtures'
 import { QrCodeDialog } from './QrCodeDialog'
-import { connections, resetConnectionsStore } from './store'
 
 const session = (over: Record<string, unknown>) => ({
   event: 'company-7-whatsappSession',
@@ -30,21 +29,19 @@ const session = (over: Record<string, unknown>) => ({
 describe('QrCodeDialog', () => {
   beforeEach(() => {
     resetState()
-    resetConnectionsStore()
     signIn(makeUser({ companyId: 7 }))
   })
   afterEach(() => {
     jest.useRealTimers()
     resetState()
-    resetConnectionsStore()
   })
 
   test('counts down to the expiration as mm:ss, then says Expirado', async () => {
     jest.useFakeTimers()
     const row = makeConnection({ status: 'qrcode', qrcode: '2@abc', expirationTime: Date.now() + 62_000 })
-    connections.value = [row]
     mockFetch({ 'GET /api/whatsapp/1': () => ({ body: row }), 'GET /api/whatsapp': () => ({ body: [row] }) })
     render(<QrCodeDialog open connectionId={1} onClose={() => {}} />)
+    await act(async () => {})
     await act(async () => {})
     expect(screen.getByRole('img', { name: 'QR Code da conexão Loja Centro' })).toBeInTheDocument()
     expect(screen.getByTestId('qr-countdown')).toHaveTextContent('Expira em 01:02')

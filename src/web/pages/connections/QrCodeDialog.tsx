@@ -1,4 +1,3 @@
-import { useSignals } from '@preact/signals-react/runtime'
 import { ArrowLeft, CheckCircle2, Clock, RefreshCw, Smartphone } from 'lucide-react'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -12,10 +11,10 @@ import { Field, Input } from '../../components/ui/Field'
 import { QrCode } from '../../components/ui/QrCode'
 import { Spinner } from '../../components/ui/Spinner'
 import { cn } from '../../lib/cn'
-import { currentUser } from '../../state/session'
+import { connectionsList } from '../../state/connections'
+import { useLiveList } from '../../state/liveList'
 import { dismissToast, toast } from '../../state/toast'
 import { digitsOnly, formatCountdown, spacedCode } from './format'
-import { connections, retainConnectionsFeed, upsertConnection } from './store'
 
 /** Milliseconds left until `expiresAt`, ticking every second while there is a deadline. */
 export function useRemaining(expiresAt: number | null | undefined): number | null {
@@ -29,12 +28,19 @@ export function useRemaining(expiresAt: number | null | undefined): number | nul
   return expiresAt == null ? null : Math.max(0, expiresAt - now)
 }
 
-/** 'Novo QR CODE' with the spec's toasts: info while asking, success when the server answers. */
-export async function requestNewQr(id: number, t: (k: string) => string): Promise<boolean> {
+/**
+ * 'Novo QR CODE' with the spec's toasts: info while asking, success when the server answers.
+ * `onRow` receives the connection as the server answers it.
+ */
+export async function requestNewQr(
+  id: number,
+  t: (k: string) => string,
+  onRow: (row: WhatsappDto) => void,
+): Promise<boolean> {
   const waiting = toast.info(t('connections.toasts.loadingQr'))
   try {
     const row = await api.put<WhatsappDto>(`/whatsappsession/${id}`)
-    if (row?.id) upsertConnection(row)
+    if (row?.id) onRow(row)
     toast.success(t('connections.toasts.qrGenerated'))
     return true
   } catch (err) {
@@ -84,10 +90,11 @@ export function QrCodeDialog({
   connectionId: number
   onClose: () => void
 }) {
-  useSignals()
   const { t } = useTranslation()
-  const companyId = currentUser.value?.companyId
-  const row = connections.value?.find((c) => c.id === connectionId) ?? null
+  // The shared connections list keeps the row live while the dialog is open.
+  const list = useLiveList(connectionsList, undefined, { enabled: open })
+  const { upsert } = list
+  const row = list.items.find((c) => c.id === connectionId) ?? null
   const [mode, setMode] = useState<'qr' | 'phone'>('qr')
   const [phone, setPhone] = useState('')
   const [phoneError, setPhoneError] = useState<string | null>(null)
@@ -95,22 +102,18 @@ export function QrCodeDialog({
   const [renewing, setRenewing] = useState(false)
   const remaining = useRemaining(row?.status === 'CONNECTED' ? null : row?.expirationTime)
 
-  // Live frames keep the row fresh while the dialog is open; the current state comes from GET /whatsapp/{id}.
-  useEffect(() => {
-    if (!open || !companyId) return
-    return retainConnectionsFeed(companyId)
-  }, [open, companyId])
+  // The current state of this connection now (the list may be older than the dialog).
   useEffect(() => {
     if (!open) return
     const ctrl = new AbortController()
     api
       .get<WhatsappDto>(`/whatsapp/${connectionId}`, { signal: ctrl.signal })
-      .then(upsertConnection)
+      .then(upsert)
       .catch((err) => {
         if ((err as Error)?.name !== 'AbortError') toastError(err)
       })
     return () => ctrl.abort()
-  }, [open, connectionId])
+  }, [open, connectionId, upsert])
 
   // Closes with the success toast when the session becomes CONNECTED (its QR code is gone).
   const waited = useRef(false)
@@ -139,7 +142,7 @@ export function QrCodeDialog({
     setAsking(true)
     try {
       const updated = await api.post<WhatsappDto>(`/whatsappsession/${connectionId}`, { phone: digits })
-      if (updated?.id) upsertConnection(updated)
+      if (updated?.id) upsert(updated)
     } catch (err) {
       toastError(err)
     } finally {
@@ -149,7 +152,7 @@ export function QrCodeDialog({
 
   const renew = async () => {
     setRenewing(true)
-    await requestNewQr(connectionId, t)
+    await requestNewQr(connectionId, t, upsert)
     setRenewing(false)
   }
 

@@ -1,71 +1,14 @@
-import { afterEach, beforeEach, describe, expect, jest, test } from 'bun:test'
-import { act, renderHook, screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { act, screen, within } from '@testing-library/react'
 import { dispatch, stopLive } from '../../api/live'
 import { makeUser, mockFetch, renderAt, resetState, signIn } from '../../test/utils'
-import { BADGE_DELAY, useConnectionsBadge } from './badge'
 import { makeConnection } from './fixtures'
-import { connections, resetConnectionsStore } from './store'
-
-describe('useConnectionsBadge', () => {
-  beforeEach(() => {
-    resetConnectionsStore()
-    jest.useFakeTimers()
-  })
-  afterEach(() => {
-    jest.useRealTimers()
-    resetConnectionsStore()
-  })
-
-  test('appears 2 s after a connection is not connected, and goes at once when all are connected', () => {
-    expect(BADGE_DELAY).toBe(2000)
-    const { result } = renderHook(() => useConnectionsBadge())
-    expect(result.current).toBe(false) // nothing loaded yet
-
-    act(() => {
-      connections.value = [makeConnection({ id: 1, status: 'CONNECTED' })]
-    })
-    act(() => jest.advanceTimersByTime(5000))
-    expect(result.current).toBe(false)
-
-    act(() => {
-      connections.value = [
-        makeConnection({ id: 1, status: 'CONNECTED' }),
-        makeConnection({ id: 2, status: 'DISCONNECTED' }),
-      ]
-    })
-    act(() => jest.advanceTimersByTime(1999))
-    expect(result.current).toBe(false)
-    act(() => jest.advanceTimersByTime(1))
-    expect(result.current).toBe(true)
-
-    act(() => {
-      connections.value = [
-        makeConnection({ id: 1, status: 'CONNECTED' }),
-        makeConnection({ id: 2, status: 'CONNECTED' }),
-      ]
-    })
-    expect(result.current).toBe(false)
-
-    // Back to not connected: the 2 s start again.
-    act(() => {
-      connections.value = [makeConnection({ id: 2, status: 'qrcode' })]
-    })
-    act(() => jest.advanceTimersByTime(1500))
-    expect(result.current).toBe(false)
-    act(() => jest.advanceTimersByTime(500))
-    expect(result.current).toBe(true)
-  })
-})
 
 describe("the '!' badge on the Conexões menu item", () => {
-  beforeEach(() => {
-    resetState()
-    resetConnectionsStore()
-  })
+  beforeEach(resetState)
   afterEach(() => {
     stopLive()
     resetState()
-    resetConnectionsStore()
   })
 
   test('the shell loads the list once for admins and follows it live', async () => {
@@ -103,4 +46,32 @@ describe("the '!' badge on the Conexões menu item", () => {
     expect(within(nav).queryByRole('link', { name: /Conexões/ })).toBeNull()
     expect(calls.filter((c) => c.path === '/api/whatsapp')).toHaveLength(0)
   })
+
+  test('the shell and the connections page share one list: one request, one state', async () => {
+    const calls = mockFetch({
+      'GET /api/whatsapp': () => ({
+        body: [makeConnection({ id: 1, name: 'Loja', status: 'DISCONNECTED' })],
+      }),
+    })
+    signIn(makeUser({ profile: 'admin', companyId: 7 }))
+    renderAt('/connections')
+    expect(await screen.findByText('Loja')).toBeInTheDocument()
+    const nav = screen.getByRole('navigation', { name: 'Navegação principal' })
+    await within(nav).findByTestId('menu-badge', {}, { timeout: 3500 })
+    expect(calls.filter((c) => c.path === '/api/whatsapp')).toHaveLength(1)
+    // One frame updates the page's row and the shell's badge together.
+    act(() =>
+      dispatch(
+        JSON.stringify({
+          event: 'company-7-whatsappSession',
+          data: {
+            action: 'update',
+            session: { id: 1, status: 'CONNECTED', qrcode: '', retries: 0, number: '5511', updatedAt: '' },
+          },
+        }),
+      ),
+    )
+    expect(screen.getByTestId('status-pill')).toHaveTextContent('Conectado')
+    expect(within(nav).queryByTestId('menu-badge')).toBeNull()
+  }, 10_000)
 })

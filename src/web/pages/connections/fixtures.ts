@@ -9,6 +9,7 @@ export function makeConnection(overrides: Partial<WhatsappDto> = {}): WhatsappDt
     provider: 'beta',
     channel: 'whatsapp',
     status: 'CONNECTED',
+    statusReason: null,
     qrcode: '',
     pairingCode: null,
     expirationTime: null,

@@ -34,11 +34,3 @@ export function formatNumber(number: string | null | undefined): string {
   const d = digitsOnly(number.split(/[:@]/)[0] ?? '')
   return d ? `+${d}` : number
 }
-
-/** A random API token: 32 url-safe characters. */
-export function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24))
-  let bin = ''
-  for (const b of bytes) bin += String.fromCharCode(b)
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}

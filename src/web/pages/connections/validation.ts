@@ -1,4 +1,6 @@
 import type { WhatsappDto } from '../../../shared/api'
+import { createConnectionBody, updateConnectionBody } from '../../../shared/schemas/whatsapp'
+import { schemaErrors } from '../../components/ui/schemaErrors'
 
 export type ConnectionForm = {
   name: string
@@ -25,7 +27,6 @@ export type ConnectionForm = {
   importRecentMessages: string
   importOldMessagesGroups: boolean
   closedTicketsPostImported: boolean
-  token: string
 }
 
 export type ConnectionField = keyof ConnectionForm
@@ -57,7 +58,6 @@ export const EMPTY_CONNECTION: ConnectionForm = {
   importRecentMessages: '',
   importOldMessagesGroups: false,
   closedTicketsPostImported: false,
-  token: '',
 }
 
 export const TAB_KEYS = ['general', 'queues', 'nps', 'vacation', 'import', 'integration'] as const
@@ -89,7 +89,6 @@ export const FIELD_TAB: Record<ConnectionField, TabKey> = {
   importRecentMessages: 'import',
   importOldMessagesGroups: 'import',
   closedTicketsPostImported: 'import',
-  token: 'integration',
 }
 
 /** Field order, for "the first error". */
@@ -127,38 +126,37 @@ export function fromDto(w: WhatsappDto): ConnectionForm {
     importRecentMessages: w.importRecentMessages ?? '',
     importOldMessagesGroups: w.importOldMessagesGroups,
     closedTicketsPostImported: w.closedTicketsPostImported,
-    token: w.token ?? '',
   }
 }
 
-/** Minutes: whole numbers up to a year (the server's limit). */
-const MAX_MINUTES = 525600
-const MINUTE_FIELDS = ['timeSendQueue', 'timeUseBotQueues', 'expiresTicket', 'expiresTicketNPS'] as const
-const COUNT_FIELDS = ['maxUseBotQueues', 'maxUseBotQueuesNPS'] as const
-
 const num = (v: string) => (v.trim() === '' ? 0 : Number(v))
 
-export function validateConnection(form: ConnectionForm, t: (k: string) => string): ConnectionErrors {
-  const errors: ConnectionErrors = {}
-  const name = form.name.trim()
-  if (!name) errors.name = t('validation.required')
-  else if (name.length < 2) errors.name = t('validation.tooShort')
-  else if (name.length > 50) errors.name = t('validation.tooLong')
+/** The spec's messages for numbers the schema refuses (minutes up to a year, counts up to 100). */
+const NUMBER_MESSAGES = {
+  timeSendQueue: 'connections.errors.minutes',
+  timeUseBotQueues: 'connections.errors.minutes',
+  expiresTicket: 'connections.errors.minutes',
+  expiresTicketNPS: 'connections.errors.minutes',
+  maxUseBotQueues: 'connections.errors.count',
+  maxUseBotQueuesNPS: 'connections.errors.count',
+}
 
-  for (const key of MINUTE_FIELDS) {
-    const v = form[key].trim()
-    if (v !== '' && !(/^\d+$/.test(v) && Number(v) <= MAX_MINUTES))
-      errors[key] = t('connections.errors.minutes')
-  }
-  for (const key of COUNT_FIELDS) {
-    const v = form[key].trim()
-    if (v !== '' && !(/^\d+$/.test(v) && Number(v) <= 100)) errors[key] = t('connections.errors.count')
-  }
+/**
+ * The server's schema (name 2..50, minutes, counts, dates, message lengths) with the spec's messages, then the
+ * spec's rules between fields: a redirect time needs a queue and the reverse; NPS needs a time and a rating
+ * message; a greeting is required with more than one queue; the vacation ends after it starts.
+ */
+export function validateConnection(
+  form: ConnectionForm,
+  creating: boolean,
+  t: (k: string) => string,
+): ConnectionErrors {
+  const schema = creating ? createConnectionBody : updateConnectionBody
+  const errors = schemaErrors<ConnectionField>(schema(toBody(form, creating)), t, NUMBER_MESSAGES)
 
   if (form.queueIds.length > 1 && !form.greetingMessage.trim())
-    errors.greetingMessage = t('connections.errors.greetingRequired')
+    errors.greetingMessage ??= t('connections.errors.greetingRequired')
 
-  // A redirect time needs a queue, and the reverse.
   if (!errors.timeSendQueue) {
     if (num(form.timeSendQueue) > 0 && !form.sendIdQueue)
       errors.sendIdQueue = t('connections.errors.redirectQueue')
@@ -166,10 +164,9 @@ export function validateConnection(form: ConnectionForm, t: (k: string) => strin
       errors.timeSendQueue = t('connections.errors.redirectTime')
   }
 
-  // NPS needs a time and a rating message.
   if (!errors.expiresTicketNPS) {
     if (num(form.expiresTicketNPS) > 0 && !form.ratingMessage.trim())
-      errors.ratingMessage = t('connections.errors.npsMessage')
+      errors.ratingMessage ??= t('connections.errors.npsMessage')
     if (form.ratingMessage.trim() && num(form.expiresTicketNPS) <= 0)
       errors.expiresTicketNPS = t('connections.errors.npsTime')
   }
@@ -179,11 +176,11 @@ export function validateConnection(form: ConnectionForm, t: (k: string) => strin
     form.collectiveVacationEnd &&
     form.collectiveVacationEnd < form.collectiveVacationStart
   )
-    errors.collectiveVacationEnd = t('connections.errors.vacationEnd')
+    errors.collectiveVacationEnd ??= t('connections.errors.vacationEnd')
   return errors
 }
 
-/** The body of POST / PUT /api/whatsapp. `provider` only on create; `token` only when regenerated. */
+/** The body of POST / PUT /api/whatsapp. `provider` only on create (the server makes the token). */
 export function toBody(form: ConnectionForm, creating: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {
     name: form.name.trim(),

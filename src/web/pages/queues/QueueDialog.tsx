@@ -1,18 +1,17 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { Check } from 'lucide-react'
-import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { QueueDto } from '../../../shared/api'
-import { ApiError, api } from '../../api/client'
-import { errorMessage, fieldMessage, toastError } from '../../api/errors'
-import { Dialog } from '../../components/ui/Dialog'
+import { queueBody } from '../../../shared/schemas/queues'
+import { api } from '../../api/client'
 import { Field, Input, Textarea } from '../../components/ui/Field'
-import { FormActions } from '../../components/ui/FormActions'
+import { FormDialog } from '../../components/ui/FormDialog'
 import { Skeleton } from '../../components/ui/Skeleton'
+import { schemaErrors } from '../../components/ui/schemaErrors'
 import { Tabs } from '../../components/ui/Tabs'
+import { useFormDialog } from '../../components/ui/useFormDialog'
 import { cn } from '../../lib/cn'
 import { scheduleEnabled } from '../../state/settings'
-import { toast } from '../../state/toast'
 
 /** Distinct, mid-tone colours that read on both themes. */
 export const QUEUE_PALETTE = [
@@ -41,23 +40,37 @@ export type QueueForm = {
   greetingMessage: string
   outOfHoursMessage: string
 }
-type Errors = Partial<Record<keyof QueueForm, string>>
 
 const EMPTY: QueueForm = { name: '', color: '', orderQueue: '', greetingMessage: '', outOfHoursMessage: '' }
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/
 
-export function validateQueue(form: QueueForm, t: (k: string) => string): Errors {
-  const errors: Errors = {}
-  const name = form.name.trim()
-  if (!name) errors.name = t('validation.required')
-  else if (name.length < 2) errors.name = t('validation.tooShort')
-  else if (name.length > 50) errors.name = t('validation.tooLong')
-  const color = form.color.trim()
-  if (!color) errors.color = t('validation.required')
-  else if (!HEX.test(color)) errors.color = t('queues.invalidColor')
-  if (form.orderQueue !== '' && !/^\d{1,4}$/.test(form.orderQueue))
-    errors.orderQueue = t('validation.tooLong')
-  return errors
+/** The body of POST / PUT /api/queue. */
+export function queueBodyOf(form: QueueForm) {
+  return {
+    name: form.name.trim(),
+    color: form.color.trim().toUpperCase(),
+    orderQueue: form.orderQueue.trim() === '' ? null : Number(form.orderQueue),
+    greetingMessage: form.greetingMessage,
+    outOfHoursMessage: form.outOfHoursMessage,
+  }
+}
+
+function formOf(q: QueueDto): QueueForm {
+  return {
+    name: q.name,
+    color: q.color,
+    orderQueue: q.orderQueue == null ? '' : String(q.orderQueue),
+    greetingMessage: q.greetingMessage ?? '',
+    outOfHoursMessage: q.outOfHoursMessage ?? '',
+  }
+}
+
+/** The server's schema, with the spec's messages. */
+export function validateQueue(form: QueueForm, t: (k: string) => string) {
+  return schemaErrors<keyof QueueForm>(queueBody(queueBodyOf(form)), t, {
+    color: 'queues.invalidColor',
+    orderQueue: 'queues.invalidOrder',
+  })
 }
 
 function ColorPicker({
@@ -136,99 +149,33 @@ export function QueueDialog({
   useSignals()
   const { t } = useTranslation()
   const creating = queueId == null
-  const [form, setForm] = useState<QueueForm>(EMPTY)
-  const [errors, setErrors] = useState<Errors>({})
-  const [loading, setLoading] = useState(!creating)
-  const [loadError, setLoadError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
-  const [submitted, setSubmitted] = useState(false)
   const showOutOfHours = scheduleEnabled.value
+  const form = useFormDialog({
+    open,
+    onClose,
+    onSaved,
+    empty: EMPTY,
+    load: creating ? null : (signal) => api.get<QueueDto>(`/queue/${queueId}`, { signal }).then(formOf),
+    loadKey: queueId,
+    validate: (v) => validateQueue(v, t),
+    save: (v) =>
+      creating
+        ? api.post<QueueDto>('/queue', queueBodyOf(v))
+        : api.put<QueueDto>(`/queue/${queueId}`, queueBodyOf(v)),
+    savedMessage: t('queues.saved'),
+    codeFields: { ERR_QUEUE_COLOR_ALREADY_EXISTS: 'color', ERR_QUEUE_NAME_ALREADY_EXISTS: 'name' },
+  })
+  const { values, errors, set } = form
 
-  useEffect(() => {
-    if (!open) return
-    setErrors({})
-    setSubmitted(false)
-    setLoadError(null)
-    if (queueId == null) {
-      setForm(EMPTY)
-      setLoading(false)
-      return
-    }
-    const ctrl = new AbortController()
-    setLoading(true)
-    api
-      .get<QueueDto>(`/queue/${queueId}`, { signal: ctrl.signal })
-      .then((q) =>
-        setForm({
-          name: q.name,
-          color: q.color,
-          orderQueue: q.orderQueue == null ? '' : String(q.orderQueue),
-          greetingMessage: q.greetingMessage ?? '',
-          outOfHoursMessage: q.outOfHoursMessage ?? '',
-        }),
-      )
-      .catch((err) => {
-        if ((err as Error)?.name !== 'AbortError') setLoadError(errorMessage(err))
-      })
-      .finally(() => setLoading(false))
-    return () => ctrl.abort()
-  }, [open, queueId])
-
-  const set = <K extends keyof QueueForm>(key: K, value: QueueForm[K]) => {
-    const next = { ...form, [key]: value }
-    setForm(next)
-    if (submitted) setErrors(validateQueue(next, t))
-  }
-
-  const submit = async () => {
-    setSubmitted(true)
-    const found = validateQueue(form, t)
-    setErrors(found)
-    if (Object.keys(found).length) return
-    const body = {
-      name: form.name.trim(),
-      color: form.color.trim().toUpperCase(),
-      orderQueue: form.orderQueue === '' ? null : Number(form.orderQueue),
-      greetingMessage: form.greetingMessage,
-      outOfHoursMessage: form.outOfHoursMessage,
-    }
-    setSaving(true)
-    try {
-      const saved = creating
-        ? await api.post<QueueDto>('/queue', body)
-        : await api.put<QueueDto>(`/queue/${queueId}`, body)
-      toast.success(t('queues.saved'))
-      onSaved?.(saved)
-      onClose()
-    } catch (err) {
-      if (err instanceof ApiError) {
-        const fieldErrors: Errors = {}
-        for (const f of err.fields)
-          if (f.field in EMPTY) fieldErrors[f.field as keyof QueueForm] = fieldMessage(err, f)
-        if (err.code === 'ERR_QUEUE_COLOR_ALREADY_EXISTS') fieldErrors.color = errorMessage(err)
-        if (err.code === 'ERR_QUEUE_NAME_ALREADY_EXISTS') fieldErrors.name = errorMessage(err)
-        setErrors(fieldErrors)
-      }
-      toastError(err)
-    } finally {
-      setSaving(false)
-    }
-  }
-
-  const dataTab = loading ? (
-    <div className="space-y-4 pt-4" aria-busy>
-      <Skeleton className="h-10 w-full" />
-      <Skeleton className="h-24 w-full" />
-      <Skeleton className="h-24 w-full" />
-    </div>
-  ) : loadError ? (
-    <p role="alert" className="pt-4 text-danger text-sm">
-      {loadError}
-    </p>
-  ) : (
+  const dataTab = (
     <div className="grid gap-5 pt-4 sm:grid-cols-[1fr_140px]">
       <Field label={t('queues.name')} error={errors.name} required>
-        <Input value={form.name} onChange={(e) => set('name', e.target.value)} autoFocus autoComplete="off" />
+        <Input
+          value={values.name}
+          onChange={(e) => set('name', e.target.value)}
+          autoFocus
+          autoComplete="off"
+        />
       </Field>
       <Field label={t('queues.order')} error={errors.orderQueue}>
         <Input
@@ -236,26 +183,26 @@ export function QueueDialog({
           min={0}
           max={9999}
           inputMode="numeric"
-          value={form.orderQueue}
+          value={values.orderQueue}
           onChange={(e) => set('orderQueue', e.target.value)}
           className="tnum"
         />
       </Field>
       <Field label={t('queues.color')} error={errors.color} required as="group" className="sm:col-span-2">
-        <ColorPicker value={form.color} onChange={(v) => set('color', v)} invalid={!!errors.color} />
+        <ColorPicker value={values.color} onChange={(v) => set('color', v)} invalid={!!errors.color} />
       </Field>
-      <Field label={t('queues.greeting')} className="sm:col-span-2">
+      <Field label={t('queues.greeting')} error={errors.greetingMessage} className="sm:col-span-2">
         <Textarea
-          value={form.greetingMessage}
+          value={values.greetingMessage}
           onChange={(e) => set('greetingMessage', e.target.value)}
           rows={4}
           maxLength={4000}
         />
       </Field>
       {showOutOfHours && (
-        <Field label={t('queues.outOfHours')} className="sm:col-span-2">
+        <Field label={t('queues.outOfHours')} error={errors.outOfHoursMessage} className="sm:col-span-2">
           <Textarea
-            value={form.outOfHoursMessage}
+            value={values.outOfHoursMessage}
             onChange={(e) => set('outOfHoursMessage', e.target.value)}
             rows={4}
             maxLength={4000}
@@ -266,15 +213,20 @@ export function QueueDialog({
   )
 
   return (
-    <Dialog
-      open={open}
+    <FormDialog
+      form={form}
       onClose={onClose}
       title={creating ? t('queues.addTitle') : t('queues.editTitle')}
-      onSubmit={submit}
       size="md"
-      footer={<FormActions onCancel={onClose} saving={saving} disabled={loading || !!loadError} />}
+      skeleton={
+        <div className="space-y-4" aria-busy>
+          <Skeleton className="h-10 w-full" />
+          <Skeleton className="h-24 w-full" />
+          <Skeleton className="h-24 w-full" />
+        </div>
+      }
     >
       <Tabs tabs={[{ key: 'data', label: t('queues.tabData'), content: dataTab }]} />
-    </Dialog>
+    </FormDialog>
   )
 }

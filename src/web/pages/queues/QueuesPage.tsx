@@ -1,87 +1,40 @@
-import { useSignals } from '@preact/signals-react/runtime'
 import { Pencil, Plus, Trash2, Workflow } from 'lucide-react'
-import { useCallback, useEffect, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { QueueDto, SettingItem } from '../../../shared/api'
 import { api } from '../../api/client'
 import { errorMessage, toastError } from '../../api/errors'
-import { onReconnect, subscribe } from '../../api/live'
 import { Card, Page } from '../../components/layout/Page'
 import { ColorChip } from '../../components/ui/Badge'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { EmptyState } from '../../components/ui/EmptyState'
 import { type Column, DataTable } from '../../components/ui/Table'
-import { currentUser } from '../../state/session'
+import { useLiveList } from '../../state/liveList'
+import { queuesList } from '../../state/queues'
 import { setSettings } from '../../state/settings'
 import { toast } from '../../state/toast'
 import { QueueDialog } from './QueueDialog'
 
-type QueueEvent = { action: 'create' | 'update' | 'delete'; queue?: QueueDto; queueId?: number }
-
-/** The server's order: orderQueue, then name. */
-export function sortQueues(list: QueueDto[]): QueueDto[] {
-  return [...list].sort(
-    (a, b) =>
-      (a.orderQueue ?? Number.MAX_SAFE_INTEGER) - (b.orderQueue ?? Number.MAX_SAFE_INTEGER) ||
-      a.name.localeCompare(b.name),
-  )
-}
-
 export function QueuesPage() {
-  useSignals()
   const { t } = useTranslation()
-  const companyId = currentUser.value?.companyId
-  const [queues, setQueues] = useState<QueueDto[]>([])
-  const [loading, setLoading] = useState(true)
-  const [error, setError] = useState<string | null>(null)
+  const list = useLiveList(queuesList)
   const [dialog, setDialog] = useState<{ id?: number } | null>(null)
   const [deleting, setDeleting] = useState<QueueDto | null>(null)
 
-  const load = useCallback(async () => {
-    setLoading(true)
-    setError(null)
-    try {
-      setQueues(sortQueues(await api.get<QueueDto[]>('/queue')))
-    } catch (err) {
-      setError(errorMessage(err))
-    } finally {
-      setLoading(false)
-    }
-  }, [])
-
-  const upsert = useCallback((q: QueueDto) => {
-    setQueues((prev) => sortQueues([q, ...prev.filter((p) => p.id !== q.id)]))
-  }, [])
-
   useEffect(() => {
-    void load()
     // The dialog shows the out-of-hours message only when service hours are managed.
     api
       .get<SettingItem[]>('/settings')
       .then(setSettings)
       .catch(() => {})
-  }, [load])
-
-  useEffect(() => {
-    if (!companyId) return
-    const off = subscribe<QueueEvent>(`company-${companyId}-queue`, (data) => {
-      if ((data.action === 'create' || data.action === 'update') && data.queue) upsert(data.queue)
-      if (data.action === 'delete' && data.queueId != null)
-        setQueues((prev) => prev.filter((q) => q.id !== data.queueId))
-    })
-    const offR = onReconnect(() => void load())
-    return () => {
-      off()
-      offR()
-    }
-  }, [companyId, load, upsert])
+  }, [])
 
   const confirmDelete = async () => {
     if (!deleting) return
     try {
       await api.delete(`/queue/${deleting.id}`)
-      setQueues((prev) => prev.filter((q) => q.id !== deleting.id))
+      list.remove(deleting.id)
       toast.success(t('queues.deleted'))
     } catch (err) {
       toastError(err)
@@ -180,12 +133,12 @@ export function QueuesPage() {
       <Card className="flex-1">
         <DataTable
           label={t('queues.title')}
-          rows={queues}
+          rows={list.items}
           rowKey={(q) => q.id}
           columns={columns}
-          loading={loading}
-          error={error}
-          onRetry={() => void load()}
+          loading={list.loading}
+          error={list.error ? errorMessage(list.error) : null}
+          onRetry={list.reload}
           mobileCard={mobileCard}
           empty={
             <EmptyState
@@ -202,7 +155,9 @@ export function QueuesPage() {
           }
         />
       </Card>
-      {dialog && <QueueDialog open queueId={dialog.id} onClose={() => setDialog(null)} onSaved={upsert} />}
+      {dialog && (
+        <QueueDialog open queueId={dialog.id} onClose={() => setDialog(null)} onSaved={list.upsert} />
+      )}
       <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
     </Page>
   )

@@ -215,3 +215,89 @@ describe('UserDialog permissions', () => {
     ])
   })
 })
+
+describe('UserDialog: changing your own password or e-mail', () => {
+  beforeEach(resetState)
+  afterEach(resetState)
+
+  const me = () => makeUser({ id: 3, name: 'Dora', email: 'dora@example.com', profile: 'admin' })
+  const currentInput = () => screen.queryByLabelText(/^Senha atual/)
+
+  test('asks for the current password, sends it, and shows a wrong one under its field', async () => {
+    signIn(me())
+    let attempt = 0
+    const calls = mockFetch({
+      'GET /api/users/3': () => ({ body: me() }),
+      'PUT /api/users/3': (c) => {
+        attempt += 1
+        return attempt === 1
+          ? {
+              status: 403,
+              body: { error: 'ERR_INVALID_CURRENT_PASSWORD', message: 'The current password is wrong' },
+            }
+          : { body: { ...me(), ...(c.body as object) } }
+      },
+    })
+    const { onClose, onSaved } = renderDialog({ mode: 'profile', userId: 3 })
+    expect(await screen.findByDisplayValue('Dora')).toBeInTheDocument()
+    expect(currentInput()).toBeNull()
+
+    await userEvent.type(passwordInput(), 'nova-senha')
+    expect(currentInput()).toBeInTheDocument()
+    await userEvent.click(save())
+    expect(await screen.findByText('Obrigatório')).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0)
+
+    await userEvent.type(currentInput()!, 'errada')
+    await userEvent.click(save())
+    expect(await screen.findByText('Senha atual incorreta.')).toBeInTheDocument()
+    expect(currentInput()).toHaveAttribute('aria-invalid', 'true')
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
+      password: 'nova-senha',
+      currentPassword: 'errada',
+    })
+    expect(onClose).not.toHaveBeenCalled()
+    expect(localStorage.getItem('token')).not.toBeNull() // a wrong password does not sign you out
+
+    // Typing again clears the server's error; the right password saves.
+    await userEvent.clear(currentInput()!)
+    expect(screen.queryByText('Senha atual incorreta.')).toBeNull()
+    await userEvent.type(currentInput()!, 'certa123')
+    await userEvent.click(save())
+    await waitFor(() => expect(onSaved).toHaveBeenCalled())
+    expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toMatchObject({
+      currentPassword: 'certa123',
+    })
+  })
+
+  test('a new e-mail of your own asks for it too; the same e-mail written differently does not', async () => {
+    signIn(me())
+    mockFetch({ 'GET /api/queue': () => ({ body: queues }), 'GET /api/users/3': () => ({ body: me() }) })
+    renderDialog({ mode: 'edit', userId: 3 })
+    expect(await screen.findByDisplayValue('dora@example.com')).toBeInTheDocument()
+    await userEvent.clear(emailInput())
+    await userEvent.type(emailInput(), ' DORA@example.com ')
+    expect(currentInput()).toBeNull()
+    await userEvent.clear(emailInput())
+    await userEvent.type(emailInput(), 'dora@novo.com')
+    expect(currentInput()).toBeInTheDocument()
+  })
+
+  test("an admin changing someone else's password is not asked for theirs", async () => {
+    signIn(me())
+    const calls = mockFetch({
+      'GET /api/queue': () => ({ body: queues }),
+      'GET /api/users/5': () => ({ body: makeUser({ id: 5, name: 'Carla', email: 'carla@example.com' }) }),
+      'PUT /api/users/5': (c) => ({ body: { ...makeUser({ id: 5 }), ...(c.body as object) } }),
+    })
+    const { onSaved } = renderDialog({ mode: 'edit', userId: 5 })
+    expect(await screen.findByDisplayValue('Carla')).toBeInTheDocument()
+    await userEvent.type(passwordInput(), 'outra-senha')
+    await userEvent.clear(emailInput())
+    await userEvent.type(emailInput(), 'carla@novo.com')
+    expect(currentInput()).toBeNull()
+    await userEvent.click(save())
+    await waitFor(() => expect(onSaved).toHaveBeenCalled())
+    expect(calls.find((c) => c.method === 'PUT')?.body).not.toHaveProperty('currentPassword')
+  })
+})

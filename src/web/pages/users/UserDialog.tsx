@@ -1,19 +1,28 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { type ReactNode, useEffect, useState } from 'react'
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { QueueDto, UserDto, WhatsappDto } from '../../../shared/api'
+import type { UserDto } from '../../../shared/api'
 import { can } from '../../../shared/permissions'
-import { ApiError, api } from '../../api/client'
-import { errorMessage, fieldMessage, toastError } from '../../api/errors'
-import { Dialog } from '../../components/ui/Dialog'
+import { api } from '../../api/client'
 import { Field, Input, Textarea } from '../../components/ui/Field'
-import { FormActions } from '../../components/ui/FormActions'
+import { FormDialog } from '../../components/ui/FormDialog'
 import { MultiSelect, Select } from '../../components/ui/Select'
 import { Skeleton } from '../../components/ui/Skeleton'
 import { Switch } from '../../components/ui/Switch'
+import { useFormDialog } from '../../components/ui/useFormDialog'
+import { connectionsList } from '../../state/connections'
+import { useLiveList } from '../../state/liveList'
+import { queuesList } from '../../state/queues'
 import { currentUser } from '../../state/session'
-import { toast } from '../../state/toast'
-import { EMPTY_USER, formFromUser, type UserForm, type UserFormErrors, validateUser } from './validation'
+import {
+  EMPTY_USER,
+  emailChanged,
+  formFromUser,
+  type UserForm,
+  type UserFormRules,
+  userBodyOf,
+  validateUser,
+} from './validation'
 
 export type UserDialogMode = 'create' | 'edit' | 'profile'
 
@@ -59,122 +68,41 @@ export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogP
   const canEditProfile = !limited && can(viewer, 'user-modal:editProfile')
   const canEditQueues = !limited && can(viewer, 'user-modal:editQueues')
 
-  const [form, setForm] = useState<UserForm>(EMPTY_USER)
-  const [errors, setErrors] = useState<UserFormErrors>({})
-  const [loading, setLoading] = useState(!creating)
-  const [loadError, setLoadError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
-  const [queues, setQueues] = useState<QueueDto[]>([])
-  const [connections, setConnections] = useState<WhatsappDto[]>([])
-  const [submitted, setSubmitted] = useState(false)
+  const editingSelf = !creating && userId != null && userId === viewer?.id
+  const queues = useLiveList(queuesList, undefined, { enabled: open && canEditQueues }).items
+  const connections = useLiveList(connectionsList, undefined, { enabled: open && canEditProfile }).items
 
-  useEffect(() => {
-    if (!open) return
-    setErrors({})
-    setSubmitted(false)
-    setLoadError(null)
-    if (creating || userId == null) {
-      setForm(EMPTY_USER)
-      setLoading(false)
-      return
-    }
-    const ctrl = new AbortController()
-    setLoading(true)
-    api
-      .get<UserDto>(`/users/${userId}`, { signal: ctrl.signal })
-      .then((u) => setForm(formFromUser(u)))
-      .catch((err) => {
-        if ((err as Error)?.name !== 'AbortError') setLoadError(errorMessage(err))
-      })
-      .finally(() => setLoading(false))
-    return () => ctrl.abort()
-  }, [open, creating, userId])
-
-  useEffect(() => {
-    if (!open || !canEditQueues) return
-    const ctrl = new AbortController()
-    api
-      .get<QueueDto[]>('/queue', { signal: ctrl.signal })
-      .then(setQueues)
-      .catch(() => setQueues([]))
-    return () => ctrl.abort()
-  }, [open, canEditQueues])
-
-  useEffect(() => {
-    if (!open || !canEditProfile) return
-    const ctrl = new AbortController()
-    api
-      .get<WhatsappDto[]>('/whatsapp', { signal: ctrl.signal })
-      .then(setConnections)
-      .catch(() => setConnections([]))
-    return () => ctrl.abort()
-  }, [open, canEditProfile])
-
-  const rules = { creating, checkProfile: canEditProfile, checkWork: canEditProfile }
-
-  const set = <K extends keyof UserForm>(key: K, value: UserForm[K]) => {
-    const next = { ...form, [key]: value }
-    setForm(next)
-    if (submitted) setErrors(validateUser(next, rules, t))
-  }
-
-  const submit = async () => {
-    setSubmitted(true)
-    const found = validateUser(form, rules, t)
-    setErrors(found)
-    if (Object.keys(found).length > 0) return
-
-    const body: Record<string, unknown> = {
-      name: form.name.trim(),
-      email: form.email.trim(),
-      farewellMessage: form.farewellMessage.trim() || null,
-      defaultTheme: form.defaultTheme,
-      defaultMenu: form.defaultMenu,
-    }
-    if (form.password) body.password = form.password
-    if (!limited) {
-      if (canEditProfile || creating) body.profile = form.profile || 'user'
-      if (canEditProfile) {
-        body.startWork = form.startWork
-        body.endWork = form.endWork
-        body.whatsappId = form.whatsappId || null
-      }
-      if (canEditQueues) body.queueIds = form.queueIds
-      Object.assign(body, {
-        allTicket: form.allTicket,
-        allowGroup: form.allowGroup,
-        allHistoric: form.allHistoric,
-        allUserChat: form.allUserChat,
-        userClosePendingTicket: form.userClosePendingTicket,
-        showDashboard: form.showDashboard,
-        isTricked: form.isTricked,
-      })
-    }
-
-    setSaving(true)
-    try {
-      const saved = creating
-        ? await api.post<UserDto>('/users', body)
-        : await api.put<UserDto>(`/users/${userId}`, body)
-      toast.success(t('users.saved'))
-      onSaved?.(saved)
-      onClose()
-    } catch (err) {
-      if (err instanceof ApiError && (err.fields.length > 0 || err.code === 'ERR_EMAIL_ALREADY_EXISTS')) {
-        const serverErrors: UserFormErrors = {}
-        for (const f of err.fields) {
-          if (f.field in EMPTY_USER) serverErrors[f.field as keyof UserForm] = fieldMessage(err, f)
-        }
-        if (err.code === 'ERR_EMAIL_ALREADY_EXISTS') serverErrors.email = errorMessage(err)
-        setErrors(serverErrors)
-        if (Object.keys(serverErrors).length === 0) toastError(err)
-      } else {
-        toastError(err)
-      }
-    } finally {
-      setSaving(false)
-    }
-  }
+  const rulesFor = (values: UserForm, initial: UserForm): UserFormRules => ({
+    creating,
+    limited,
+    canEditProfile,
+    canEditQueues,
+    askCurrentPassword: editingSelf && (!!values.password || emailChanged(values, initial)),
+  })
+  const form = useFormDialog({
+    open,
+    onClose,
+    onSaved,
+    empty: EMPTY_USER,
+    load:
+      creating || userId == null
+        ? null
+        : (signal) => api.get<UserDto>(`/users/${userId}`, { signal }).then(formFromUser),
+    loadKey: `${mode}:${userId}`,
+    validate: (v, initial) => validateUser(v, rulesFor(v, initial), t),
+    save: (v, initial) => {
+      const body = userBodyOf(v, rulesFor(v, initial))
+      return creating ? api.post<UserDto>('/users', body) : api.put<UserDto>(`/users/${userId}`, body)
+    },
+    savedMessage: t('users.saved'),
+    codeFields: {
+      ERR_EMAIL_ALREADY_EXISTS: 'email',
+      ERR_INVALID_CURRENT_PASSWORD: 'currentPassword',
+      ERR_CURRENT_PASSWORD_REQUIRED: 'currentPassword',
+    },
+  })
+  const { values, errors, set } = form
+  const askCurrentPassword = rulesFor(values, form.initial).askCurrentPassword
 
   const title = creating ? t('users.addTitle') : limited ? t('users.profileTitle') : t('users.editTitle')
   const flag = (
@@ -182,21 +110,18 @@ export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogP
   ) => (
     <Switch
       label={t(`users.flags.${key}`)}
-      checked={form[key] === 'enabled'}
+      checked={values[key] === 'enabled'}
       onChange={(on) => set(key, on ? 'enabled' : 'disabled')}
     />
   )
 
   return (
-    <Dialog
-      open={open}
+    <FormDialog
+      form={form}
       onClose={onClose}
       title={title}
       size={limited ? 'md' : 'lg'}
-      onSubmit={submit}
-      footer={<FormActions onCancel={onClose} saving={saving} disabled={loading || !!loadError} />}
-    >
-      {loading ? (
+      skeleton={
         <div className="grid gap-4 sm:grid-cols-2" aria-busy>
           {Array.from({ length: 6 }, (_, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
@@ -206,171 +131,183 @@ export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogP
             </div>
           ))}
         </div>
-      ) : loadError ? (
-        <p role="alert" className="text-danger text-sm">
-          {loadError}
-        </p>
-      ) : (
-        <div className="flex flex-col gap-6">
-          <Section title={t('users.sectionAccess')}>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <Field label={t('users.name')} error={errors.name} required>
-                <Input
-                  value={form.name}
-                  onChange={(e) => set('name', e.target.value)}
-                  autoComplete="off"
-                  autoFocus
-                />
-              </Field>
-              <Field label={t('users.email')} error={errors.email} required>
-                <Input
-                  type="email"
-                  value={form.email}
-                  onChange={(e) => set('email', e.target.value)}
-                  autoComplete="off"
-                  inputMode="email"
-                />
-              </Field>
+      }
+    >
+      <div className="flex flex-col gap-6">
+        <Section title={t('users.sectionAccess')}>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label={t('users.name')} error={errors.name} required>
+              <Input
+                value={values.name}
+                onChange={(e) => set('name', e.target.value)}
+                autoComplete="off"
+                autoFocus
+              />
+            </Field>
+            <Field label={t('users.email')} error={errors.email} required>
+              <Input
+                type="email"
+                value={values.email}
+                onChange={(e) => set('email', e.target.value)}
+                autoComplete="off"
+                inputMode="email"
+              />
+            </Field>
+            <Field
+              label={t('users.password')}
+              error={errors.password}
+              required={creating}
+              hint={creating ? undefined : t('users.passwordKeep')}
+            >
+              <Input
+                type="password"
+                value={values.password}
+                onChange={(e) => set('password', e.target.value)}
+                autoComplete="new-password"
+              />
+            </Field>
+            {askCurrentPassword && (
               <Field
-                label={t('users.password')}
-                error={errors.password}
-                required={creating}
-                hint={creating ? undefined : t('users.passwordKeep')}
+                label={t('users.currentPassword')}
+                error={errors.currentPassword}
+                required
+                hint={t('users.currentPasswordHint')}
               >
                 <Input
                   type="password"
-                  value={form.password}
-                  onChange={(e) => set('password', e.target.value)}
-                  autoComplete="new-password"
+                  name="currentPassword"
+                  value={values.currentPassword}
+                  onChange={(e) => set('currentPassword', e.target.value)}
+                  autoComplete="current-password"
                 />
               </Field>
-              {canEditProfile && (
-                <Field label={t('users.profile')} error={errors.profile} required>
-                  <Select
-                    value={form.profile || null}
-                    onChange={(v) => set('profile', v)}
-                    options={[
-                      { value: 'user' as const, label: t('users.profiles.user') },
-                      { value: 'admin' as const, label: t('users.profiles.admin') },
-                    ]}
+            )}
+            {canEditProfile && (
+              <Field label={t('users.profile')} error={errors.profile} required>
+                <Select
+                  value={values.profile || null}
+                  onChange={(v) => set('profile', v)}
+                  options={[
+                    { value: 'user' as const, label: t('users.profiles.user') },
+                    { value: 'admin' as const, label: t('users.profiles.admin') },
+                  ]}
+                />
+              </Field>
+            )}
+          </div>
+        </Section>
+
+        {(canEditQueues || canEditProfile) && (
+          <Section title={t('users.sectionWork')}>
+            <div className="grid gap-4 sm:grid-cols-2">
+              {canEditQueues && (
+                <Field label={t('users.queues')} className="sm:col-span-2">
+                  <MultiSelect
+                    value={values.queueIds}
+                    onChange={(v) => set('queueIds', v)}
+                    placeholder={t('users.noQueues')}
+                    options={queues.map((q) => ({ value: q.id, label: q.name, color: q.color }))}
                   />
                 </Field>
               )}
-            </div>
-          </Section>
-
-          {(canEditQueues || canEditProfile) && (
-            <Section title={t('users.sectionWork')}>
-              <div className="grid gap-4 sm:grid-cols-2">
-                {canEditQueues && (
-                  <Field label={t('users.queues')} className="sm:col-span-2">
-                    <MultiSelect
-                      value={form.queueIds}
-                      onChange={(v) => set('queueIds', v)}
-                      placeholder={t('users.noQueues')}
-                      options={queues.map((q) => ({ value: q.id, label: q.name, color: q.color }))}
+              {canEditProfile && (
+                <>
+                  <Field
+                    label={t('users.defaultConnection')}
+                    error={errors.whatsappId}
+                    className="sm:col-span-2"
+                  >
+                    <Select
+                      value={values.whatsappId}
+                      onChange={(v) => set('whatsappId', v)}
+                      options={[
+                        { value: 0, label: t('users.noDefaultConnection') },
+                        ...connections.map((c) => ({ value: c.id, label: c.name })),
+                      ]}
                     />
                   </Field>
-                )}
-                {canEditProfile && (
-                  <>
-                    <Field
-                      label={t('users.defaultConnection')}
-                      error={errors.whatsappId}
-                      className="sm:col-span-2"
-                    >
-                      <Select
-                        value={form.whatsappId}
-                        onChange={(v) => set('whatsappId', v)}
-                        options={[
-                          { value: 0, label: t('users.noDefaultConnection') },
-                          ...connections.map((c) => ({ value: c.id, label: c.name })),
-                        ]}
-                      />
-                    </Field>
-                    <Field label={t('users.startWork')} error={errors.startWork}>
-                      <Select
-                        value={form.startWork}
-                        onChange={(v) => set('startWork', v)}
-                        options={timeOptions(form.startWork)}
-                        className="tnum"
-                      />
-                    </Field>
-                    <Field label={t('users.endWork')} error={errors.endWork}>
-                      <Select
-                        value={form.endWork}
-                        onChange={(v) => set('endWork', v)}
-                        options={timeOptions(form.endWork)}
-                        className="tnum"
-                      />
-                    </Field>
-                  </>
-                )}
-              </div>
-            </Section>
-          )}
-
-          {!limited && (
-            <Section title={t('users.sectionPermissions')}>
-              <div className="grid gap-x-8 sm:grid-cols-2">
-                <Switch
-                  label={t('users.flags.allTicket')}
-                  checked={form.allTicket === 'enable'}
-                  onChange={(on) => set('allTicket', on ? 'enable' : 'disable')}
-                />
-                <Switch
-                  label={t('users.flags.allowGroup')}
-                  checked={form.allowGroup}
-                  onChange={(on) => set('allowGroup', on)}
-                />
-                {flag('allUserChat')}
-                {flag('allHistoric')}
-                {flag('userClosePendingTicket')}
-                {flag('showDashboard')}
-                {flag('isTricked')}
-              </div>
-            </Section>
-          )}
-
-          <Section title={t('users.sectionPreferences')}>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <Field label={t('users.defaultTheme')}>
-                <Select
-                  value={form.defaultTheme}
-                  onChange={(v) => set('defaultTheme', v)}
-                  options={[
-                    { value: 'light' as const, label: t('users.themeLight') },
-                    { value: 'dark' as const, label: t('users.themeDark') },
-                  ]}
-                />
-              </Field>
-              <Field label={t('users.defaultMenu')}>
-                <Select
-                  value={form.defaultMenu}
-                  onChange={(v) => set('defaultMenu', v)}
-                  options={[
-                    { value: 'open' as const, label: t('users.menuOpen') },
-                    { value: 'closed' as const, label: t('users.menuClosed') },
-                  ]}
-                />
-              </Field>
-              <Field
-                label={t('users.farewellMessage')}
-                hint={t('users.farewellHint')}
-                error={errors.farewellMessage}
-                className="sm:col-span-2"
-              >
-                <Textarea
-                  value={form.farewellMessage}
-                  onChange={(e) => set('farewellMessage', e.target.value)}
-                  rows={3}
-                  maxLength={1000}
-                />
-              </Field>
+                  <Field label={t('users.startWork')} error={errors.startWork}>
+                    <Select
+                      value={values.startWork}
+                      onChange={(v) => set('startWork', v)}
+                      options={timeOptions(values.startWork)}
+                      className="tnum"
+                    />
+                  </Field>
+                  <Field label={t('users.endWork')} error={errors.endWork}>
+                    <Select
+                      value={values.endWork}
+                      onChange={(v) => set('endWork', v)}
+                      options={timeOptions(values.endWork)}
+                      className="tnum"
+                    />
+                  </Field>
+                </>
+              )}
             </div>
           </Section>
-        </div>
-      )}
-    </Dialog>
+        )}
+
+        {!limited && (
+          <Section title={t('users.sectionPermissions')}>
+            <div className="grid gap-x-8 sm:grid-cols-2">
+              <Switch
+                label={t('users.flags.allTicket')}
+                checked={values.allTicket === 'enable'}
+                onChange={(on) => set('allTicket', on ? 'enable' : 'disable')}
+              />
+              <Switch
+                label={t('users.flags.allowGroup')}
+                checked={values.allowGroup}
+                onChange={(on) => set('allowGroup', on)}
+              />
+              {flag('allUserChat')}
+              {flag('allHistoric')}
+              {flag('userClosePendingTicket')}
+              {flag('showDashboard')}
+              {flag('isTricked')}
+            </div>
+          </Section>
+        )}
+
+        <Section title={t('users.sectionPreferences')}>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label={t('users.defaultTheme')}>
+              <Select
+                value={values.defaultTheme}
+                onChange={(v) => set('defaultTheme', v)}
+                options={[
+                  { value: 'light' as const, label: t('users.themeLight') },
+                  { value: 'dark' as const, label: t('users.themeDark') },
+                ]}
+              />
+            </Field>
+            <Field label={t('users.defaultMenu')}>
+              <Select
+                value={values.defaultMenu}
+                onChange={(v) => set('defaultMenu', v)}
+                options={[
+                  { value: 'open' as const, label: t('users.menuOpen') },
+                  { value: 'closed' as const, label: t('users.menuClosed') },
+                ]}
+              />
+            </Field>
+            <Field
+              label={t('users.farewellMessage')}
+              hint={t('users.farewellHint')}
+              error={errors.farewellMessage}
+              className="sm:col-span-2"
+            >
+              <Textarea
+                value={values.farewellMessage}
+                onChange={(e) => set('farewellMessage', e.target.value)}
+                rows={3}
+                maxLength={1000}
+              />
+            </Field>
+          </div>
+        </Section>
+      </div>
+    </FormDialog>
   )
 }

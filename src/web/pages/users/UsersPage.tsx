@@ -1,11 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { Pencil, Plus, Search, Trash2, UserPlus, Users } from 'lucide-react'
-import { useCallback, useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { Paged, UserDto } from '../../../shared/api'
+import type { UserDto } from '../../../shared/api'
 import { api } from '../../api/client'
 import { errorMessage, toastError } from '../../api/errors'
-import { onReconnect, subscribe } from '../../api/live'
 import { Card, Page } from '../../components/layout/Page'
 import { Avatar } from '../../components/ui/Avatar'
 import { Badge } from '../../components/ui/Badge'
@@ -15,12 +14,11 @@ import { EmptyState } from '../../components/ui/EmptyState'
 import { Input } from '../../components/ui/Field'
 import { type Column, DataTable } from '../../components/ui/Table'
 import { useDebounced } from '../../lib/useDebounced'
-import { usePagedList } from '../../lib/usePagedList'
+import { useLiveList } from '../../state/liveList'
 import { currentUser } from '../../state/session'
 import { toast } from '../../state/toast'
+import { usersList } from '../../state/users'
 import { UserDialog } from './UserDialog'
-
-type UserEvent = { action: 'create' | 'update' | 'delete'; user?: UserDto; userId?: number }
 
 const userId = (u: UserDto) => u.id
 
@@ -36,32 +34,8 @@ export function UsersPage() {
   const [dialog, setDialog] = useState<{ mode: 'create' | 'edit'; id?: number } | null>(null)
   const [deleting, setDeleting] = useState<UserDto | null>(null)
 
-  const fetchPage = useCallback(
-    async (pageNumber: number, signal: AbortSignal) => {
-      const res = await api.get<Paged<'users', UserDto>>('/users', {
-        query: { searchParam: term, pageNumber },
-        signal,
-      })
-      return { items: res.users, hasMore: res.hasMore, count: res.count }
-    },
-    [term],
-  )
-  const list = usePagedList(fetchPage, userId)
+  const list = useLiveList(usersList, { search: term })
   const { upsert, remove, reload } = list
-
-  const companyId = me?.companyId
-  useEffect(() => {
-    if (!companyId) return
-    const off = subscribe<UserEvent>(`company-${companyId}-user`, (data) => {
-      if ((data.action === 'update' || data.action === 'create') && data.user) upsert(data.user)
-      if (data.action === 'delete' && data.userId != null) remove(data.userId)
-    })
-    const offR = onReconnect(reload)
-    return () => {
-      off()
-      offR()
-    }
-  }, [companyId, upsert, remove, reload])
 
   const confirmDelete = async () => {
     if (!deleting) return

@@ -1,10 +1,14 @@
 import type { UserDto } from '../../../shared/api'
 import type { Profile } from '../../../shared/permissions'
+import { createUserBody, updateUserBody } from '../../../shared/schemas/users'
+import { schemaErrors } from '../../components/ui/schemaErrors'
 
 export type UserForm = {
   name: string
   email: string
   password: string
+  /** Asked when the signed-in user changes their own password or e-mail. */
+  currentPassword: string
   profile: Profile | ''
   queueIds: number[]
   /** Default connection; 0 means none. */
@@ -29,6 +33,7 @@ export const EMPTY_USER: UserForm = {
   name: '',
   email: '',
   password: '',
+  currentPassword: '',
   profile: 'user',
   queueIds: [],
   whatsappId: 0,
@@ -51,6 +56,7 @@ export function formFromUser(user: UserDto): UserForm {
     name: user.name,
     email: user.email,
     password: '',
+    currentPassword: '',
     profile: user.profile,
     queueIds: user.queues.map((q) => q.id),
     whatsappId: user.whatsappId ?? 0,
@@ -69,34 +75,62 @@ export function formFromUser(user: UserDto): UserForm {
   }
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/
+export type UserFormRules = {
+  creating: boolean
+  /** The own-profile form: only name, e-mail, password and preferences. */
+  limited: boolean
+  canEditProfile: boolean
+  canEditQueues: boolean
+  /** The signed-in user changes their own password or e-mail: the current password is asked. */
+  askCurrentPassword: boolean
+}
 
-/** The spec's user rules: name 2..50, password 5..50 (required on create), valid email, profile required. */
+/** The body of POST /api/users and PUT /api/users/{id}: only what this form may change. */
+export function userBodyOf(form: UserForm, rules: UserFormRules): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    name: form.name.trim(),
+    email: form.email.trim(),
+    farewellMessage: form.farewellMessage.trim() || null,
+    defaultTheme: form.defaultTheme,
+    defaultMenu: form.defaultMenu,
+  }
+  if (form.password) body.password = form.password
+  if (rules.askCurrentPassword) body.currentPassword = form.currentPassword
+  if (rules.limited) return body
+  if (rules.canEditProfile || rules.creating) body.profile = form.profile || 'user'
+  if (rules.canEditProfile) {
+    body.startWork = form.startWork
+    body.endWork = form.endWork
+    body.whatsappId = form.whatsappId || null
+  }
+  if (rules.canEditQueues) body.queueIds = form.queueIds
+  return Object.assign(body, {
+    allTicket: form.allTicket,
+    allowGroup: form.allowGroup,
+    allHistoric: form.allHistoric,
+    allUserChat: form.allUserChat,
+    userClosePendingTicket: form.userClosePendingTicket,
+    showDashboard: form.showDashboard,
+    isTricked: form.isTricked,
+  })
+}
+
+/** Whether the e-mail changes (the server compares it lower-cased and trimmed). */
+export function emailChanged(form: UserForm, initial: UserForm): boolean {
+  return form.email.trim().toLowerCase() !== initial.email.trim().toLowerCase()
+}
+
+/** The server's schema (name 2..50, e-mail, password 5..50, profile, HH:mm times) with the spec's messages. */
 export function validateUser(
   form: UserForm,
-  opts: { creating: boolean; checkProfile: boolean; checkWork: boolean },
+  rules: UserFormRules,
   t: (key: string) => string,
 ): UserFormErrors {
-  const errors: UserFormErrors = {}
-  const name = form.name.trim()
-  if (!name) errors.name = t('validation.required')
-  else if (name.length < 2) errors.name = t('validation.tooShort')
-  else if (name.length > 50) errors.name = t('validation.tooLong')
-
-  const email = form.email.trim()
-  if (!email) errors.email = t('validation.required')
-  else if (!EMAIL.test(email) || email.length > 120) errors.email = t('validation.invalidEmail')
-
-  if (opts.creating && !form.password) errors.password = t('validation.required')
-  else if (form.password && form.password.length < 5) errors.password = t('validation.tooShort')
-  else if (form.password.length > 50) errors.password = t('validation.tooLong')
-
-  if (opts.checkProfile && !form.profile) errors.profile = t('validation.required')
-
-  if (opts.checkWork) {
-    if (!TIME.test(form.startWork)) errors.startWork = t('validation.invalidTime')
-    if (!TIME.test(form.endWork)) errors.endWork = t('validation.invalidTime')
-  }
+  const schema = rules.creating ? createUserBody : updateUserBody
+  const errors = schemaErrors<keyof UserForm>(schema(userBodyOf(form, rules)), t, {
+    startWork: 'validation.invalidTime',
+    endWork: 'validation.invalidTime',
+  })
+  if (rules.askCurrentPassword && !form.currentPassword) errors.currentPassword = t('validation.required')
   return errors
 }
