@@ -5,53 +5,30 @@
  * BALCAO_E2E_URL=http://127.0.0.1:PORT runs it against a server that is already running (the admin of
  * support.ts's ADMIN must exist there). Screenshots land in tests/e2e/artifacts/.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import type { Locator, Page } from 'playwright-core'
-import {
-  ADMIN,
-  ARTIFACTS,
-  artifactsDir,
-  type Balcao,
-  type Browser,
-  launchBrowser,
-  startBalcao,
-} from './support'
+import type { Locator } from 'playwright-core'
+import { browserSuite } from './suite'
+import { ADMIN, ARTIFACTS } from './support'
 
-let server: Balcao | null = null
-let browser: Browser | null = null
-let page: Page
-let base = ''
-
-const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `scroll-${name}.png`) })
-
-beforeAll(async () => {
-  artifactsDir()
-  const external = process.env.BALCAO_E2E_URL
-  if (external) base = external
-  else {
-    server = await startBalcao({ prefix: 'balcao-e2e-scroll-data-' })
-    base = server.url
-  }
-  browser = await launchBrowser({
+const suite = browserSuite({
+  externalUrl: process.env.BALCAO_E2E_URL,
+  server: { prefix: 'balcao-e2e-scroll-data-' },
+  browser: {
     viewport: { width: 375, height: 812 },
     colorScheme: 'light',
     locale: 'pt-BR',
     prefix: 'balcao-e2e-scroll-chromium-',
-  })
-  page = browser.context.pages()[0] ?? (await browser.context.newPage())
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
+  },
 })
+
+const shot = (name: string) => suite.page.screenshot({ path: join(ARTIFACTS, `scroll-${name}.png`) })
 
 /** The box of a locator against the viewport: whether it is entirely below the top bar and above the bottom. */
 async function fullyVisible(target: Locator): Promise<{ visible: boolean; top: number; bottom: number }> {
   const box = await target.boundingBox()
-  const header = await page.getByRole('banner').boundingBox()
-  const height = page.viewportSize()?.height ?? 0
+  const header = await suite.page.getByRole('banner').boundingBox()
+  const height = suite.page.viewportSize()?.height ?? 0
   if (!box || !header) return { visible: false, top: Number.NaN, bottom: Number.NaN }
   const top = box.y
   const bottom = box.y + box.height
@@ -60,33 +37,33 @@ async function fullyVisible(target: Locator): Promise<{ visible: boolean; top: n
 
 /** Turns the mouse wheel over the page's content until the target is fully on screen (or nothing moves). */
 async function wheelTo(target: Locator): Promise<void> {
-  const size = page.viewportSize()!
-  await page.mouse.move(size.width / 2, size.height / 2)
+  const size = suite.page.viewportSize()!
+  await suite.page.mouse.move(size.width / 2, size.height / 2)
   for (let i = 0; i < 40; i++) {
     if ((await fullyVisible(target)).visible) return
-    await page.mouse.wheel(0, 240)
-    await page.waitForTimeout(60)
+    await suite.page.mouse.wheel(0, 240)
+    await suite.page.waitForTimeout(60)
   }
 }
 
 async function openSettings() {
-  await page.goto(`${base}/settings`)
-  await page.getByRole('heading', { name: 'Configurações' }).waitFor()
-  await page.getByRole('button', { name: 'Avaliações' }).waitFor()
+  await suite.page.goto(`${suite.base}/settings`)
+  await suite.page.getByRole('heading', { name: 'Configurações' }).waitFor()
+  await suite.page.getByRole('button', { name: 'Avaliações' }).waitFor()
 }
 
 describe('Configurações scrolls to its last option', () => {
   test('sign in on a phone', async () => {
-    await page.goto(`${base}/login`)
-    await page.getByLabel('E-mail').fill(ADMIN.email)
-    await page.getByLabel('Senha', { exact: true }).fill(ADMIN.password)
-    await page.getByRole('button', { name: 'Entrar' }).click()
-    await page.waitForURL('**/tickets')
+    await suite.page.goto(`${suite.base}/login`)
+    await suite.page.getByLabel('E-mail').fill(ADMIN.email)
+    await suite.page.getByLabel('Senha', { exact: true }).fill(ADMIN.password)
+    await suite.page.getByRole('button', { name: 'Entrar' }).click()
+    await suite.page.waitForURL('**/tickets')
   }, 30_000)
 
   test('375x812: the wheel brings the last option on screen, and it works', async () => {
     await openSettings()
-    const options = page.getByRole('tabpanel').locator('ul > li')
+    const options = suite.page.getByRole('tabpanel').locator('ul > li')
     const count = await options.count()
     expect(count).toBeGreaterThanOrEqual(9)
     const last = options.last()
@@ -102,7 +79,7 @@ describe('Configurações scrolls to its last option', () => {
 
     // Usable: nothing covers it, and choosing another value saves it.
     const box = (await select.boundingBox())!
-    const hit = await page.evaluate(
+    const hit = await suite.page.evaluate(
       ([x, y]) =>
         document
           .elementFromPoint(x as number, y as number)
@@ -113,35 +90,35 @@ describe('Configurações scrolls to its last option', () => {
     expect(hit).toBe(await select.getAttribute('aria-label'))
     const before = (await select.textContent())?.trim()
     await select.click()
-    const other = page
+    const other = suite.page
       .getByRole('option')
       .filter({ hasNotText: before ?? '' })
       .first()
     await other.click()
-    const toast = page.getByRole('status').filter({ hasText: 'Configurações salvas' })
+    const toast = suite.page.getByRole('status').filter({ hasText: 'Configurações salvas' })
     await toast.waitFor()
     expect((await select.textContent())?.trim()).not.toBe(before)
 
     // The toast sits below the top bar: the menu button and the account menu stay reachable.
-    const header = (await page.getByRole('banner').boundingBox())!
+    const header = (await suite.page.getByRole('banner').boundingBox())!
     const toastBox = (await toast.boundingBox())!
     expect(toastBox.y).toBeGreaterThanOrEqual(header.y + header.height)
     await shot('settings-phone-toast')
   }, 30_000)
 
   test('1280x800: every option is reachable too', async () => {
-    await page.setViewportSize({ width: 1280, height: 800 })
+    await suite.page.setViewportSize({ width: 1280, height: 800 })
     await openSettings()
-    const last = page.getByRole('tabpanel').locator('ul > li').last()
+    const last = suite.page.getByRole('tabpanel').locator('ul > li').last()
     await wheelTo(last)
     expect((await fullyVisible(last)).visible).toBe(true)
     await shot('settings-desktop-bottom')
   }, 30_000)
 
   test('a list page still scrolls inside its card (the page is held to the screen)', async () => {
-    await page.goto(`${base}/users`)
-    await page.getByRole('heading', { name: 'Usuários' }).waitFor()
-    const scroller = page.getByTestId('page-scroller')
+    await suite.page.goto(`${suite.base}/users`)
+    await suite.page.getByRole('heading', { name: 'Usuários' }).waitFor()
+    const scroller = suite.page.getByTestId('page-scroller')
     const fits = await scroller.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)
     expect(fits).toBe(true)
   }, 30_000)
