@@ -24,6 +24,8 @@ function isHealthCheck(req: Request) {
 export async function serve(config: Config, options: ServeOptions = {}) {
   const deps = await openDataDir(config.dataDir, { sandbox: config.sandbox })
   const { log } = deps
+  // No socket survives a restart (or a crash): nobody is online until their browser connects again.
+  deps.sqlite.run('UPDATE users SET online = 0 WHERE online = 1')
   const first = await bootstrap(deps, { email: config.adminEmail, password: config.adminPassword })
   if (first.created) {
     if (first.generatedPassword) {
