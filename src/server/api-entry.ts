@@ -1,6 +1,7 @@
 import { createApp } from './app'
 import type { Deps } from './context'
 import { setOnline } from './modules/auth/service'
+import { ticketAccess } from './modules/tickets/access'
 import { roomsOfUser } from './modules/users/service'
 import type { WebAssets } from './web-assets'
 
@@ -10,6 +11,8 @@ export function buildApi(deps: Deps, web: WebAssets) {
     app: createApp(deps, { web }),
     roomsOfUser: (userId: number) => roomsOfUser(deps.db, userId),
     setOnline: (userId: number, online: boolean) => setOnline(deps, userId, online),
+    /** joinChatBox: the user may follow the ticket's conversation (tickets/access.ts). */
+    ticketAccess: ticketAccess(deps.sqlite),
   }
 }
 

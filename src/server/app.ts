@@ -9,15 +9,25 @@ import { authenticate, requireAuth, requirePlanFeature } from './http/auth'
 import type { AppEnv } from './http/env'
 import { handleError, notFoundApi } from './http/errors'
 import { isHttps } from './http/request'
+import { mediaRoutes } from './media/routes'
+import { UPLOAD_REQUEST_LIMIT } from './media/types'
+import { isUploadRequest, uploadTooLarge } from './media/upload'
 import { authRoutes } from './modules/auth/routes'
 import { LoginThrottle } from './modules/auth/throttle'
 import { companiesRoutes } from './modules/companies/routes'
 import { connectionsRoutes, restartRoutes, sessionRoutes } from './modules/connections/routes'
+import { contactsRoutes } from './modules/contacts/routes'
+import { externalApiRoutes } from './modules/external-api/routes'
+import { mediaRetryRoutes } from './modules/inbound/routes'
+import { messageForwardRoutes, messagesRoutes } from './modules/messages/routes'
 import { isOperatorToken, operatorRoutes } from './modules/operator/routes'
 import { plansRoutes } from './modules/plans/routes'
 import { queuesRoutes } from './modules/queues/routes'
 import { sandboxRoutes } from './modules/sandbox/routes'
 import { settingsRoutes } from './modules/settings/routes'
+import { tagsRoutes } from './modules/tags/routes'
+import { ticketTagsRoutes } from './modules/ticket-tags/routes'
+import { ticketsRoutes } from './modules/tickets/routes'
 import { usersRoutes } from './modules/users/routes'
 import type { SocketData } from './realtime/socket'
 import type { WebAssets } from './web-assets'
@@ -35,13 +45,22 @@ function liveSocketOrigin(c: Context<AppEnv>) {
 /** Builds the whole HTTP app from its dependencies; tests call `app.request()` on it. */
 export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
   const throttle = new LoginThrottle(deps.clock)
+  const apiBodyLimit = bodyLimit({
+    maxSize: 2 * 1024 * 1024,
+    onError: (c) => c.json({ error: 'ERR_PAYLOAD_TOO_LARGE', message: 'The request body is too large' }, 413),
+  })
+  // Uploads (multipart sends) may be larger; each file's own limit is checked by its type (media/types.ts).
+  const uploadBodyLimit = bodyLimit({
+    maxSize: UPLOAD_REQUEST_LIMIT,
+    onError: () => {
+      throw uploadTooLarge()
+    },
+  })
   const api = new Hono<AppEnv>({ strict: false })
-    .use(
-      bodyLimit({
-        maxSize: 2 * 1024 * 1024,
-        onError: (c) =>
-          c.json({ error: 'ERR_PAYLOAD_TOO_LARGE', message: 'The request body is too large' }, 413),
-      }),
+    .use((c, next) =>
+      (isUploadRequest(c.req.method, c.req.path, c.req.header('content-type'))
+        ? uploadBodyLimit
+        : apiBodyLimit)(c, next),
     )
     .get('/health', (c) => c.json(health(deps)))
     .get('/ws', async (c) => {
@@ -77,6 +96,15 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     .route('/whatsappsession', sessionRoutes)
     .route('/whatsapp-restart', restartRoutes)
     .route('/operator', operatorRoutes)
+    .route('/messages', externalApiRoutes) // POST /messages/send (a connection's token): before /messages/:ticketId
+    .route('/messages', mediaRetryRoutes) // POST /messages/{id}/media/retry (inbound media)
+    .route('/messages', messagesRoutes)
+    .route('/message', messageForwardRoutes)
+    .route('/media', mediaRoutes)
+    .route('/tickets', ticketsRoutes)
+    .route('/contacts', contactsRoutes)
+    .route('/tags', tagsRoutes)
+    .route('/ticket-tags', ticketTagsRoutes)
   if (deps.sandboxNetwork) api.route('/sandbox', sandboxRoutes(deps.sandboxNetwork))
   api.all('*', notFoundApi)
 

@@ -15,6 +15,8 @@ export type Deps = {
   clock: Clock
   hub: Hub
   secrets: Secrets
+  /** Stored media, one folder per company (`<data>/media/<companyId>/`). */
+  mediaDir: string
   log: Logger
   version: string
   /** Serve the sandbox API and accept sandbox connections. */
@@ -40,6 +42,11 @@ export type UserActor = {
   profile: 'admin' | 'user'
   super: boolean
   sessionId: string
+  /**
+   * 'enabled': this user sees phone numbers in full; otherwise they are masked in every answer. Read with the
+   * user on every request; absent where an actor is built by hand (then read from the user's row).
+   */
+  isTricked?: 'enabled' | 'disabled'
 }
 
 /** An integration calling with a connection's token (`POST /api/messages/send`): no person behind it. */

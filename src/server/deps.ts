@@ -35,6 +35,7 @@ export async function openDataDir(
     clock,
     hub,
     secrets: loadOrCreateSecrets(dataDir),
+    mediaDir: join(dataDir, 'media'),
     log,
     version: VERSION,
     sandbox: options.sandbox ?? false,

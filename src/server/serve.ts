@@ -67,6 +67,7 @@ export async function serve(config: Config, options: ServeOptions = {}) {
   const websocket = liveSocketHandler(deps, {
     roomsOfUser: (userId) => loaded?.roomsOfUser(userId) ?? [],
     setOnline: (userId, online) => loaded?.setOnline(userId, online),
+    ticketAccess: (actor, ticketId) => loaded?.ticketAccess(actor, ticketId) ?? false,
   })
   const server = options.devIndex
     ? Bun.serve<SocketData, string>({
@@ -89,7 +90,12 @@ export async function serve(config: Config, options: ServeOptions = {}) {
     token: deps.operatorToken,
     pid: process.pid,
   })
+  // The inbound pipeline listens before any session starts, so nothing a session hands over is missed.
+  const inbound = (await import('./modules/inbound')).startInbound(deps)
   void deps.channels.startAll()
+  // Outbound messages of the previous run: sends it interrupted become failed (never resent blindly), queued
+  // ones go out once their connections are back (modules/messages/outbound.ts).
+  void import('./modules/messages/outbound').then((m) => m.outboundSender(deps).resume())
   const ping = setInterval(
     () => deps.hub.sendToAll({ event: 'ping', data: { t: deps.clock.now() } }),
     PING_INTERVAL_MS,
@@ -108,6 +114,8 @@ export async function serve(config: Config, options: ServeOptions = {}) {
     clearInterval(ping)
     deps.hub.closeAll('server shutting down')
     await deps.channels.stopAll()
+    // after the sessions: what they handed over last is stored; unfinished downloads resume at the next boot
+    inbound.stop()
     await server.stop()
     removeOperatorFile(operatorFile, deps.operatorToken)
     deps.sqlite.close()

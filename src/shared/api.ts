@@ -155,6 +155,8 @@ export type SessionUpdate = {
   retries: number
   number: string | null
   updatedAt: string
+  /** While status is 'importing': how far the history import is, 0-100. */
+  progress?: number
 }
 
 /* ---------- Inbox: tags, contacts, tickets, messages ---------- */
@@ -165,6 +167,8 @@ export type TagDto = {
   color: string
   kanban: number
   companyId: number
+  /** How many tickets carry the tag: in the tag answers, not in live events of other records. */
+  ticketsCount?: number
   createdAt: string
   updatedAt: string
 }
@@ -272,6 +276,16 @@ export type MessageDto = {
   updatedAt: string
 }
 
-export type TicketsPage = Paged<'tickets', TicketDto>
+/**
+ * GET /tickets. `count` is exact for the unfiltered tabs; a list filtered by search, tags, dates or unread
+ * counts at most 1,000 and then says `countCapped: true`.
+ */
+export type TicketsPage = Paged<'tickets', TicketDto> & { countCapped?: boolean }
+
+/** GET /tickets/counts (our addition): the badges of the open and groups tabs' assigned and pending sub-tabs. */
+export type TicketCountsDto = {
+  open: { assigned: number; pending: number }
+  groups: { assigned: number; pending: number }
+}
 export type MessagesPage = { messages: MessageDto[]; ticket: TicketDto; count: number; hasMore: boolean }
 export type ContactsPage = Paged<'contacts', ContactDto>

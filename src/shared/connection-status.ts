@@ -9,6 +9,8 @@ export const CONNECTION_STATUSES = [
   'CONNECTED',
   'DISCONNECTED',
   'TIMEOUT',
+  /** Connected, and importing WhatsApp's history sync (SessionUpdate.progress says how far). */
+  'importing',
 ] as const
 
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number]

@@ -30,6 +30,8 @@ export const ERROR_STATUS = {
   ERR_NO_TICKET_FOUND: 404,
   ERR_NO_WAPP_FOUND: 404,
   ERR_NO_DEF_WAPP_FOUND: 404,
+  ERR_NO_TAG_FOUND: 404,
+  ERR_NO_MESSAGE_FOUND: 404,
   ERR_EMAIL_ALREADY_EXISTS: 409,
   ERR_QUEUE_COLOR_ALREADY_EXISTS: 409,
   ERR_QUEUE_NAME_ALREADY_EXISTS: 409,
@@ -43,7 +45,14 @@ export const ERROR_STATUS = {
   ERR_LAST_ADMIN: 409,
   ERR_LAST_SUPER_USER: 409,
   ERR_DUPLICATED_CONTACT: 409,
+  ERR_TAG_NAME_ALREADY_EXISTS: 409,
   ERR_OTHER_OPEN_TICKET: 409,
+  /** A ticket change the transition table does not allow (reopen to pending, close a closed ticket, ...). */
+  ERR_TICKET_INVALID_TRANSITION: 409,
+  /** Someone else accepted (or holds) this ticket first. */
+  ERR_TICKET_ALREADY_ACCEPTED: 409,
+  /** The company requires a tag on a ticket before it is closed (setting requiredTag). */
+  ERR_TICKET_TAG_REQUIRED: 400,
   ERR_NO_OTHER_WHATSAPP: 409,
   ERR_WAPP_GREETING_REQUIRED: 400,
   ERR_WAPP_NOT_INITIALIZED: 409,
@@ -57,6 +66,10 @@ export const ERROR_STATUS = {
   ERR_FETCH_WAPP_MSG: 404,
   ERR_OUT_OF_HOURS: 409,
   ERR_PAYLOAD_TOO_LARGE: 413,
+  /** An upload whose type is not on the media allow-list. */
+  ERR_UNSUPPORTED_MEDIA_TYPE: 415,
+  /** Messages are sent (and edited) only on an open ticket. */
+  ERR_TICKET_NOT_OPEN: 409,
   ERR_INTERNAL: 500,
 } as const
 
@@ -73,17 +86,31 @@ export type ErrorBody = {
   details?: Record<string, unknown>
 }
 
+/**
+ * The one answer whose `error` is not a code: the spec's `ERR_OTHER_OPEN_TICKET` carries, in `error`, the JSON
+ * text of the contact's ticket another user holds (`userId`, `user.name`, `queue.name`). `code` keeps the code.
+ */
+export type TextErrorBody = Omit<ErrorBody, 'error'> & { error: string; code: ErrorCode }
+
+export type AppErrorOptions = {
+  /** Answer this text in `error` instead of the code (the code moves to `code`): see `TextErrorBody`. */
+  errorText?: string
+}
+
 export class AppError extends Error {
   readonly status: number
+  readonly errorText?: string
   constructor(
     readonly code: ErrorCode,
     message?: string,
     readonly details?: Record<string, unknown>,
     readonly fields?: FieldError[],
+    options: AppErrorOptions = {},
   ) {
     super(message ?? code)
     this.name = 'AppError'
     this.status = ERROR_STATUS[code]
+    this.errorText = options.errorText
   }
 }
 

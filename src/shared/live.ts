@@ -43,7 +43,11 @@ export interface CompanyEvents {
   appMessage:
     | { action: 'create'; message: MessageDto; ticket: TicketDto; contact: TicketDto['contact'] }
     | { action: 'update'; message: MessageDto }
-  /** Numbers are masked per reader, so contact events go to each user's own room. */
+  /**
+   * Room: the company, in two flavours: the number masked (last four digits as asterisks) in the room, in full
+   * in its `#full` flavour, where users whose isTricked is 'enabled' listen (see the server's hub). 'update'
+   * also announces a new contact; after a merge of two contacts of one person, the gone one gets 'delete'.
+   */
   contact: { action: 'update'; contact: ContactDto } | { action: 'delete'; contactId: number }
   tag: { action: 'create' | 'update'; tag: TagDto } | { action: 'delete'; tagId: number }
 }

@@ -31,7 +31,7 @@ export type ChannelSink = (
 type ProviderMap = Partial<Record<WhatsappRow['provider'], ChannelProvider>>
 
 /** Statuses after which a restarted server brings the session back by itself. */
-const RESUMABLE: ConnectionStatus[] = ['CONNECTED', 'OPENING', 'PAIRING']
+const RESUMABLE: ConnectionStatus[] = ['CONNECTED', 'importing', 'OPENING', 'PAIRING']
 /** Causes a session gives up on that may have passed by the next boot: it tries again then. */
 const PASSING: ConnectionStatusReason[] = ['no_network', 'unavailable']
 
@@ -188,6 +188,21 @@ export class ChannelManager {
     return session.send(to, content, options)
   }
 
+  /**
+   * History import (the inbox's): the connection shows 'importing' with its progress (0-100) while WhatsApp's
+   * history sync arrives; `null` ends it (back to CONNECTED, unless the session changed status meanwhile).
+   */
+  reportImport(connectionId: number, progress: number | null) {
+    const row = this.row(connectionId)
+    if (!row) return
+    if (progress === null) {
+      if (row.status === 'importing') this.update(connectionId, { status: 'CONNECTED' })
+      return
+    }
+    if (row.status !== 'CONNECTED' && row.status !== 'importing') return
+    this.update(connectionId, { status: 'importing' }, Math.max(0, Math.min(100, Math.round(progress))))
+  }
+
   private async handle(connectionId: number, companyId: number, event: ChannelEvent) {
     switch (event.t) {
       case 'qr':
@@ -246,7 +261,7 @@ export class ChannelManager {
   }
 
   /** Writes the session's state on its connection row and tells the company's admins and the operator. */
-  private update(connectionId: number, patch: Partial<WhatsappRow>) {
+  private update(connectionId: number, patch: Partial<WhatsappRow>, progress?: number) {
     const row = this.deps.db
       .update(whatsapps)
       .set({ ...patch, updatedAt: this.deps.clock.now() })
@@ -256,7 +271,9 @@ export class ChannelManager {
     if (!row) return
     // The same typed publish as services: the payload is checked against the event's entry in CompanyEvents.
     const event = channel(row.companyId, 'whatsappSession')
-    const data: CompanyEvents['whatsappSession'] = { action: 'update', session: snapshot(row) }
+    const session = snapshot(row)
+    if (progress !== undefined) session.progress = progress
+    const data: CompanyEvents['whatsappSession'] = { action: 'update', session }
     this.deps.hub.publish(rooms.admins(row.companyId), event, data)
     this.deps.hub.publish(rooms.operator, event, data)
   }

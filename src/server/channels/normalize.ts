@@ -94,12 +94,46 @@ export function normalizeBaileysEvents(
     const e = normalizeLidMapping(mapping)
     if (e) out.push(e)
   }
-  // history sync is not imported, but its LID/PN pairs are the main source of phone numbers for LIDs
-  for (const m of events['messaging-history.set']?.lidPnMappings ?? []) {
+  // history sync: its LID/PN pairs (the main source of phone numbers for LIDs) first, then its messages
+  const history = events['messaging-history.set']
+  for (const m of history?.lidPnMappings ?? []) {
     const e = normalizeLidMapping(m)
     if (e) out.push(e)
   }
+  if (history?.messages?.length) out.push(normalizeHistory(history, ctx))
+  const status = events['messaging-history.status']
+  if (status?.status === 'complete') {
+    out.push({
+      t: 'history',
+      messages: [],
+      progress: 100,
+      complete: true,
+      syncType: proto.HistorySync.HistorySyncType[status.syncType] ?? String(status.syncType),
+    })
+  }
   return out
+}
+
+/** A history sync chunk: its messages (oldest first), as offline messages, and how far the sync is. */
+export function normalizeHistory(
+  history: BaileysEventMap['messaging-history.set'],
+  ctx: NormalizeContext,
+): ChannelEvent {
+  const messages: InboundMessage[] = []
+  for (const msg of history.messages) {
+    const e = normalizeWAMessage(msg, ctx, { offline: true })
+    if (e && !e.undecryptable) messages.push(e)
+  }
+  messages.sort((a, b) => a.timestamp - b.timestamp)
+  const chunk: ChannelEvent = { t: 'history', messages }
+  if (typeof history.progress === 'number') {
+    chunk.progress = Math.max(0, Math.min(100, history.progress))
+    if (history.progress >= 100) chunk.complete = true
+  }
+  if (history.isLatest !== undefined) chunk.isLatest = history.isLatest
+  if (history.syncType !== undefined && history.syncType !== null)
+    chunk.syncType = proto.HistorySync.HistorySyncType[history.syncType] ?? String(history.syncType)
+  return chunk
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -297,6 +331,10 @@ export function normalizeWAMessage(
     ...pushName,
     body: contentBody(content),
     raw: encodeWAMessage(msg),
+  }
+  if (key.fromMe) {
+    const ack = baileysStatusToAck(msg.status)
+    if (ack !== undefined) event.ack = ack
   }
 
   const media = mediaOf(content, msg, ctx)

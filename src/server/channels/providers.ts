@@ -3,6 +3,7 @@ import type { Clock } from '../clock'
 import type { DB } from '../db/client'
 import type { Logger } from '../logger'
 import { createBaileysProvider } from './baileys/provider'
+import type { MessageStore } from './baileys/session'
 import { baileysWebSocketPatched, configuredWebSocketImpl } from './baileys/ws-impl'
 import { createSandboxProvider, type SandboxNetwork } from './sandbox'
 import type { ChannelProvider } from './types'
@@ -21,8 +22,34 @@ export function buildProviders(base: Base, sandboxNetwork: SandboxNetwork | null
       log: base.log,
       clock: base.clock,
       db: { db: base.db, sqlite: base.sqlite, clock: base.clock },
+      messageStore: storedMessages(base.sqlite),
     }),
   }
   if (sandboxNetwork) providers.sandbox = createSandboxProvider(sandboxNetwork)
   return providers
+}
+
+/**
+ * Baileys' getMessage (retry receipts, quoting) beyond its in-memory recent messages: the raw message the
+ * inbox kept on the row (`messages.provider_data.raw`, base64) of this connection's chats.
+ */
+export function storedMessages(sqlite: Database): MessageStore {
+  return {
+    async load(connectionId, msgId) {
+      const row = sqlite
+        .query<{ data: string | null }, [number, string, number]>(
+          `SELECT m.provider_data AS data FROM messages m JOIN tickets t ON t.id = m.ticket_id
+            WHERE m.company_id = (SELECT company_id FROM whatsapps WHERE id = ?1) AND m.wid = ?2
+              AND t.whatsapp_id = ?3`,
+        )
+        .get(connectionId, msgId, connectionId)
+      if (!row?.data) return undefined
+      try {
+        const raw = (JSON.parse(row.data) as { raw?: unknown }).raw
+        return typeof raw === 'string' && raw ? new Uint8Array(Buffer.from(raw, 'base64')) : undefined
+      } catch {
+        return undefined
+      }
+    },
+  }
 }

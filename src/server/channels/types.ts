@@ -55,6 +55,25 @@ export type InboundMessage = {
   undecryptable?: boolean
   /** The raw provider message (Baileys: WebMessageInfo encoded with proto), for quoting and retries. */
   raw?: Uint8Array
+  /** Our own messages (written on the phone): their status as WhatsApp gave it. */
+  ack?: Ack
+}
+
+/**
+ * A chunk of WhatsApp's history sync (after pairing): old messages, oldest chunk first, with how far the sync
+ * is. The inbox imports them per the connection's import settings.
+ */
+export type HistoryChunk = {
+  t: 'history'
+  messages: InboundMessage[]
+  /** 0-100, when WhatsApp says. */
+  progress?: number
+  /** WhatsApp's last chunk of this sync. */
+  isLatest?: boolean
+  /** The sync's kind (INITIAL_BOOTSTRAP, RECENT, FULL, ON_DEMAND, …), for the log. */
+  syncType?: string
+  /** The sync finished (WhatsApp said 100 %, or stopped sending chunks). */
+  complete?: boolean
 }
 
 export type ChannelEvent =
@@ -78,6 +97,7 @@ export type ChannelEvent =
   | { t: 'reaction'; target: MsgRef; emoji: string; from: ContactRef; fromMe: boolean; timestamp: number }
   | { t: 'contact'; contact: ContactRef; name?: string; pushName?: string; pictureChanged?: boolean }
   | { t: 'lidMapping'; lid: string; pn: string }
+  | HistoryChunk
 
 export type ChannelEventOf<T extends ChannelEvent['t']> = Extract<ChannelEvent, { t: T }>
 
@@ -119,6 +139,17 @@ export interface ChannelSession {
   markRead(refs: MsgRef[]): Promise<void>
   checkNumbers(phones: string[]): Promise<{ phone: string; exists: boolean; jid?: string }[]>
   profilePictureUrl(contact: ContactRef): Promise<string | null>
+  /**
+   * Downloads the media of a message we hold (`raw` of an inbound message). Throws
+   * AppError('ERR_WAPP_DOWNLOAD_MEDIA'), with `details.expired` when WhatsApp no longer holds the file at that
+   * address (then `reuploadMedia` may bring it back).
+   */
+  downloadMedia(raw: Uint8Array): Promise<Uint8Array>
+  /**
+   * Asks the phone to upload an expired media again (Baileys' updateMediaMessage) and returns the message's
+   * new `raw`, whose address works again. Throws AppError('ERR_WAPP_DOWNLOAD_MEDIA') when the phone cannot.
+   */
+  reuploadMedia(raw: Uint8Array): Promise<Uint8Array>
 }
 
 /** Builds a session for a connection row; the manager holds one per started connection. */

@@ -13,6 +13,7 @@ type ActorRow = {
   profile: UserActor['profile']
   super: number
   revokedAt: number | null
+  isTricked: 'enabled' | 'disabled'
   companyStatus: number
   dueDate: string | null
 }
@@ -26,7 +27,7 @@ export async function authenticate(deps: Deps, token: string | undefined | null)
   const claims = await verifyAccessToken(deps, token)
   const row = deps.sqlite
     .query<ActorRow, [string, number]>(
-      `SELECT u.id, u.company_id AS companyId, u.profile, u.super, s.revoked_at AS revokedAt,
+      `SELECT u.id, u.company_id AS companyId, u.profile, u.super, s.revoked_at AS revokedAt, u.is_tricked AS isTricked,
               c.status AS companyStatus, c.due_date AS dueDate
          FROM user_sessions s JOIN users u ON u.id = s.user_id JOIN companies c ON c.id = u.company_id
         WHERE s.id = ? AND u.id = ?`,
@@ -41,6 +42,7 @@ export async function authenticate(deps: Deps, token: string | undefined | null)
     profile: row.profile,
     super: !!row.super,
     sessionId: claims.sid,
+    isTricked: row.isTricked,
   }
 }
 

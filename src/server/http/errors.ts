@@ -1,13 +1,16 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { AppError, type ErrorBody } from '../../shared/errors'
+import { AppError, type ErrorBody, type TextErrorBody } from '../../shared/errors'
 import type { AppEnv } from './env'
 
 /** One place turns every failure into `{ error, message }`; nothing internal reaches a client. */
 export function handleError(err: Error, c: Context<AppEnv>) {
   if (err instanceof AppError) {
-    const body: ErrorBody = { error: err.code, message: err.message }
+    const body: ErrorBody | TextErrorBody =
+      err.errorText === undefined
+        ? { error: err.code, message: err.message }
+        : { error: err.errorText, code: err.code, message: err.message }
     if (err.fields) body.fields = err.fields
     if (err.details) body.details = err.details
     return c.json(body, err.status as ContentfulStatusCode)

@@ -91,6 +91,36 @@ describe('every gated area answers 403 when the plan lacks its flag', () => {
     })
   }
 
+  // useExternalApi's path has no signed-in user: the caller is a connection token, so the route gates itself.
+  test('useExternalApi: POST /api/messages/send (a connection token)', async () => {
+    const { h } = await companyWithout('useExternalApi')
+    const company = h.makeCompany('Sem API externa Ltda', {
+      planId: h.db
+        .select()
+        .from(plans)
+        .all()
+        .find((p) => p.useExternalApi === false)!.id,
+    })
+    const gated = h.makeConnection(company.id)
+    const allowed = h.makeConnection(h.a.id)
+    const post = (token: string) =>
+      h.app.request('/api/messages/send', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ number: '5511988887777', body: 'Olá' }),
+      })
+    const res = await post(gated.token)
+    expect(res.status).toBe(403)
+    expect(await res.json()).toMatchObject({
+      error: 'ERR_PLAN_FEATURE_DISABLED',
+      details: { flag: 'useExternalApi' },
+    })
+    // With the flag, the gate lets it through (the connection is not started: the next check answers).
+    const ok = await post(allowed.token)
+    expect(ok.status).not.toBe(403)
+    expect((await ok.json()).error).toBe('ERR_WAPP_NOT_INITIALIZED')
+  })
+
   test('a gated path still asks for a token first', async () => {
     const h = await createHarness()
     const res = await h.app.request('/api/schedules')

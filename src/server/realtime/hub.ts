@@ -1,4 +1,5 @@
 import { LIVE_CLOSE, type LiveEventName, type LiveFrame, type LivePayload } from '../../shared/live'
+import { fullRoom, isFullRoom } from './rooms'
 
 /** What the hub needs of a socket: Bun's ServerWebSocket fits. */
 export interface LiveSocket {
@@ -13,10 +14,21 @@ export interface Publisher {
   publish(topic: string, data: string): unknown
 }
 
-/** A published event as taps see it (tests, logs): loosely typed, since a tap sees every event. */
-export type LiveEvent = { room: string; event: string; data: unknown }
+/**
+ * A published event as taps see it (tests, logs): loosely typed, since a tap sees every event. `unmasked` is
+ * present when the publisher gave a different payload for the rooms' `#full` flavour (numbers in full).
+ */
+export type LiveEvent = { room: string; event: string; data: unknown; unmasked?: unknown }
 
-type Member = { socket: LiveSocket; companyId: number; userId: number; sessionId: string; rooms: Set<string> }
+type Member = {
+  socket: LiveSocket
+  companyId: number
+  userId: number
+  sessionId: string
+  rooms: Set<string>
+  /** Subscribed to the `#full` flavour of its rooms (the user sees numbers in full). */
+  full: boolean
+}
 
 /** How many live sockets one user may hold (tabs, devices). */
 export const MAX_SOCKETS_PER_USER = 10
@@ -38,14 +50,26 @@ export class Hub {
     this.publisher = publisher
   }
 
-  /** Sends an event to a room. The payload's type follows from the event name (`src/shared/live.ts`). */
-  publish<E extends LiveEventName>(room: string, event: E, data: LivePayload<E>) {
-    const frame: LiveFrame<E> = { event, data }
-    this.publisher?.publish(room, JSON.stringify(frame))
+  /**
+   * Sends an event to a room. The payload's type follows from the event name (`src/shared/live.ts`).
+   * `data` goes to the room and `unmasked ?? data` to its `#full` flavour, where the users who see phone
+   * numbers in full listen: publishers of events that carry numbers pass the masked payload as `data` and
+   * the full one as `unmasked`; every other publisher passes one payload that both flavours receive.
+   */
+  publish<E extends LiveEventName>(room: string, event: E, data: LivePayload<E>, unmasked?: LivePayload<E>) {
+    const text = JSON.stringify({ event, data } satisfies LiveFrame<E>)
+    if (this.publisher) {
+      this.publisher.publish(room, text)
+      this.publisher.publish(
+        fullRoom(room),
+        unmasked === undefined ? text : JSON.stringify({ event, data: unmasked } satisfies LiveFrame<E>),
+      )
+    }
+    const seen: LiveEvent = unmasked === undefined ? { room, event, data } : { room, event, data, unmasked }
     for (const tap of this.taps) {
       // Publishing happens after a commit: an observer's failure must not turn a done change into a 500.
       try {
-        tap({ room, event, data })
+        tap(seen)
       } catch {}
     }
   }
@@ -61,7 +85,7 @@ export class Hub {
     who: { companyId: number; userId: number; sessionId: string },
     roomNames: string[],
   ) {
-    const member: Member = { socket, ...who, rooms: new Set() }
+    const member: Member = { socket, ...who, rooms: new Set(), full: false }
     this.members.set(socket, member)
     let sockets = this.byUser.get(who.userId)
     if (!sockets) {
@@ -86,17 +110,22 @@ export class Hub {
     return this.members.get(socket)
   }
 
+  /** Adds a room (a ticket's, on joinChatBox), in the flavour the socket's user gets (masked or `#full`). */
   addRoom(socket: LiveSocket, room: string) {
     const member = this.members.get(socket)
-    if (!member || member.rooms.has(room)) return
-    member.rooms.add(room)
-    socket.subscribe(room)
+    if (!member) return
+    const flavour = member.full ? fullRoom(room) : room
+    if (member.rooms.has(flavour)) return
+    member.rooms.add(flavour)
+    socket.subscribe(flavour)
   }
 
   removeRoom(socket: LiveSocket, room: string) {
     const member = this.members.get(socket)
-    if (!member?.rooms.delete(room)) return
-    socket.unsubscribe(room)
+    if (!member) return
+    const flavour = member.full ? fullRoom(room) : room
+    if (!member.rooms.delete(flavour)) return
+    socket.unsubscribe(flavour)
   }
 
   /** After a user's profile or queues change, move their open sockets to the rooms they may see now. */
@@ -146,8 +175,13 @@ export class Hub {
     return this.members.size
   }
 
+  /**
+   * Rooms come from `roomsOfUser`, already in the user's flavour: all `#full` for a user who sees numbers in
+   * full. Rooms added later (`addRoom`) follow the same flavour.
+   */
   private setRooms(member: Member, roomNames: string[]) {
     const wanted = new Set(roomNames)
+    member.full = roomNames.some(isFullRoom)
     for (const room of member.rooms) if (!wanted.has(room)) member.socket.unsubscribe(room)
     for (const room of wanted) if (!member.rooms.has(room)) member.socket.subscribe(room)
     member.rooms = wanted
@@ -160,9 +194,9 @@ export class EventBuffer {
   private readonly pending: ((hub: Hub) => void)[] = []
   private readonly after: (() => void)[] = []
 
-  /** Same contract as `Hub.publish`; the event goes out at `flush`, after commit. */
-  publish<E extends LiveEventName>(room: string, event: E, data: LivePayload<E>) {
-    this.pending.push((hub) => hub.publish(room, event, data))
+  /** Same contract as `Hub.publish` (masked `data`, optional `unmasked`); the event goes out at `flush`, after commit. */
+  publish<E extends LiveEventName>(room: string, event: E, data: LivePayload<E>, unmasked?: LivePayload<E>) {
+    this.pending.push((hub) => hub.publish(room, event, data, unmasked))
   }
 
   /** Work to do after commit that is not an event, such as moving sockets between rooms. */

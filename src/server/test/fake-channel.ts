@@ -87,6 +87,16 @@ export class FakeSession implements ChannelSession {
   async profilePictureUrl() {
     return null
   }
+  /** What `downloadMedia` answers (or throws); set by a test. */
+  download: (raw: Uint8Array) => Promise<Uint8Array> = async () => new Uint8Array([1, 2, 3])
+  async downloadMedia(raw: Uint8Array) {
+    this.record('downloadMedia', raw)
+    return this.download(raw)
+  }
+  async reuploadMedia(raw: Uint8Array) {
+    this.record('reuploadMedia', raw)
+    return raw
+  }
 }
 
 /** A provider that hands out FakeSessions and keeps them for the test to drive. */

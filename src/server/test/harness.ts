@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createApp } from '../app'
 import { ChannelManager } from '../channels/manager'
 import { createSandboxProvider, SandboxNetwork } from '../channels/sandbox'
@@ -8,6 +10,7 @@ import { openDatabase } from '../db/client'
 import { runMigrations } from '../db/migrate'
 import { companies, plans, queues, userQueues, users, whatsapps } from '../db/schema'
 import { silentLogger } from '../logger'
+import { startInbound } from '../modules/inbound'
 import { ensureDefaultSettings } from '../modules/settings/service'
 import { Hub, type LiveEvent } from '../realtime/hub'
 import { generateSecrets } from '../secrets'
@@ -41,6 +44,8 @@ export async function createHarness(
     clock,
     hub,
     secrets: generateSecrets(),
+    // Created on the first stored file only, so tests without media leave nothing behind.
+    mediaDir: join(tmpdir(), 'balcao-test-media', crypto.randomUUID()),
     log: silentLogger,
     version: '0.0.0-test',
     sandbox: options.sandbox ?? false,
@@ -57,6 +62,8 @@ export async function createHarness(
     sandboxNetwork,
   }
   const app = createApp(deps)
+  // The inbound pipeline (channel sink, search indexer, media downloads), as serve.ts starts it.
+  const inbound = startInbound(deps)
   const now = clock.now()
   const plan = db
     .insert(plans)
@@ -206,6 +213,7 @@ export async function createHarness(
   return {
     deps,
     app,
+    inbound,
     db,
     clock,
     /** The scripted sessions of the default providers, by connection id. */

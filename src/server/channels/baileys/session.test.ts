@@ -914,3 +914,58 @@ describe('BaileysChannelSession: outbound', () => {
     expect(loads).toEqual(['NOPE'])
   })
 })
+
+describe('BaileysChannelSession: stored media and history sync', () => {
+  test('downloadMedia from a stored raw; an expired file says so; reuploadMedia asks the phone', async () => {
+    const { encodeWAMessage } = await import('../normalize')
+    const t = await connected()
+    const sock = t.f.current
+    const path = join(mkdtempSync(join(tmpdir(), 'balcao-media-')), 'nota.jpg')
+    writeFileSync(path, 'nota fiscal')
+    await t.session.send({ jid: CUSTOMER }, { kind: 'image', path, mimetype: 'image/jpeg' })
+    const raw = encodeWAMessage(sock.sent[0]?.message as WAMessage)
+    expect(Buffer.from(await t.session.downloadMedia(raw)).toString()).toBe('nota fiscal')
+
+    sock.media.clear()
+    const expired = await t.session.downloadMedia(raw).catch((e: AppError) => e)
+    expect(expired).toBeInstanceOf(AppError)
+    expect(expired).toMatchObject({ code: 'ERR_WAPP_DOWNLOAD_MEDIA', details: { expired: true } })
+
+    const fresh = await t.session.reuploadMedia(raw)
+    expect(sock.callsOf('updateMediaMessage')).toHaveLength(1)
+    expect(fresh).toBeInstanceOf(Uint8Array)
+    await expect(t.session.downloadMedia(new Uint8Array([1, 2, 3]))).rejects.toMatchObject({
+      code: 'ERR_WAPP_DOWNLOAD_MEDIA',
+    })
+  })
+
+  test('messaging-history.set becomes a history chunk (oldest first, as offline messages) with its progress', async () => {
+    const t = await connected()
+    const msg = (id: string, seconds: number, text: string): WAMessage => ({
+      key: { remoteJid: CUSTOMER, fromMe: false, id },
+      messageTimestamp: seconds,
+      pushName: 'Cliente',
+      message: { conversation: text },
+    })
+    t.f.current.ev.emit('messaging-history.set', {
+      chats: [],
+      contacts: [],
+      messages: [msg('H2', 1_700_000_100, 'segunda'), msg('H1', 1_700_000_000, 'primeira')],
+      isLatest: true,
+      progress: 100,
+      syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
+    })
+    await settle()
+    const [chunk] = t.of('history')
+    expect(chunk).toMatchObject({
+      progress: 100,
+      complete: true,
+      isLatest: true,
+      syncType: 'INITIAL_BOOTSTRAP',
+    })
+    expect(chunk?.messages.map((m) => [m.body, m.timestamp, m.offline])).toEqual([
+      ['primeira', 1_700_000_000_000, true],
+      ['segunda', 1_700_000_100_000, true],
+    ])
+  })
+})

@@ -655,7 +655,9 @@ export class BaileysChannelSession implements ChannelSession {
       batch['contacts.upsert'] ||
       batch['contacts.update'] ||
       batch['lid-mapping.update'] ||
-      batch['messaging-history.set']?.lidPnMappings?.length
+      batch['messaging-history.set']?.lidPnMappings?.length ||
+      batch['messaging-history.set']?.messages?.length ||
+      batch['messaging-history.status']
     if (!relevant) return
     const pns = await this.resolveLids(sock, batch)
     const ctx: NormalizeContext = {
@@ -854,6 +856,53 @@ export class BaileysChannelSession implements ChannelSession {
         throw err
       }
     })
+  }
+
+  /** The media of a stored message, without re-upload (the caller decides); 404/410 mean expired. */
+  async downloadMedia(raw: Uint8Array): Promise<Uint8Array> {
+    const msg = decodeStored(raw)
+    try {
+      if (this.options.downloadMedia && this.sock) return await this.options.downloadMedia(msg, this.sock)
+      return new Uint8Array(await downloadMediaMessage(msg, 'buffer', {}))
+    } catch (err) {
+      if (err instanceof AppError) throw err
+      const code = statusCodeOf(err)
+      throw new AppError(
+        'ERR_WAPP_DOWNLOAD_MEDIA',
+        (err as Error).message,
+        code === 404 || code === 410 ? { expired: true } : undefined,
+      )
+    }
+  }
+
+  /** Asks the phone to upload the media again (updateMediaMessage); gives up after 30 s. */
+  async reuploadMedia(raw: Uint8Array): Promise<Uint8Array> {
+    const msg = decodeStored(raw)
+    const sock = this.requireSocket()
+    let timer: TimerHandle | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = this.clock.setTimeout(
+        () => reject(new AppError('ERR_WAPP_DOWNLOAD_MEDIA', 'The phone did not upload the media again')),
+        30_000,
+      )
+    })
+    try {
+      const updated = await Promise.race([sock.updateMediaMessage(msg), timeout])
+      return encodeWAMessage(updated)
+    } catch (err) {
+      if (err instanceof AppError) throw err
+      throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', (err as Error).message)
+    } finally {
+      this.clock.clearTimeout(timer)
+    }
+  }
+}
+
+function decodeStored(raw: Uint8Array): WAMessage {
+  try {
+    return decodeWAMessage(raw)
+  } catch {
+    throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', 'Not a stored WhatsApp message')
   }
 }
 

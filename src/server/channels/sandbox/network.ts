@@ -103,6 +103,9 @@ export class SandboxNetwork {
   private readonly messages = new Map<number, Map<string, WAMessage>>()
   private readonly outbox = new Map<number, OutboundRecord[]>()
   private readonly media = new Map<string, Uint8Array>()
+  /** Media WhatsApp's servers dropped (expired) that the phone still holds: a re-upload brings it back. */
+  private readonly phoneMedia = new Map<string, Uint8Array>()
+  private downloadFailures = 0
   private mediaBytes = 0
   private mediaSeq = 0
 
@@ -172,6 +175,40 @@ export class SandboxNetwork {
    */
   async simulateDisconnect(connectionId: number, code: number) {
     await this.require(connectionId).disconnect(code)
+  }
+
+  /** WhatsApp's history sync after pairing: the messages (oldest first) arrive as one chunk of old messages. */
+  async syncHistory(
+    connectionId: number,
+    inputs: (SandboxInbound | Record<string, unknown>)[],
+    options: { progress?: number; isLatest?: boolean } = {},
+  ) {
+    return this.require(connectionId).history(inputs, options)
+  }
+
+  /**
+   * Failure injection: WhatsApp's servers drop the media of a message the connection received (it expired).
+   * The phone keeps the file, so a re-upload brings it back, unless `lost` (the phone deleted it too).
+   */
+  expireMedia(connectionId: number, messageId: string, options: { lost?: boolean } = {}) {
+    const path = mediaPart(this.findMessage(connectionId, messageId)?.message)?.directPath
+    if (!path) {
+      throw new AppError('ERR_VALIDATION', 'No media message with this id', undefined, [
+        { field: 'id', message: 'must be the id of a media message of this connection' },
+      ])
+    }
+    const bytes = this.media.get(path)
+    if (bytes) {
+      this.media.delete(path)
+      this.mediaBytes -= bytes.byteLength
+      if (!options.lost) this.phoneMedia.set(path, bytes)
+    }
+    if (options.lost) this.phoneMedia.delete(path)
+  }
+
+  /** Failure injection: the next `count` media downloads fail as a network error would (not expired). */
+  failDownloads(count: number) {
+    this.downloadFailures = Math.max(0, Math.floor(count))
   }
 
   /** Resolves once every session has handed all its events to its listeners. */
@@ -307,12 +344,37 @@ export class SandboxNetwork {
     }
   }
 
-  /** The bytes of a message's media (what `InboundMedia.download` returns). */
+  /**
+   * The bytes of a message's media (what `InboundMedia.download` returns). Media the network does not hold
+   * (expired, or evicted past 128 MB) fails with `details.expired`, as WhatsApp's 404/410.
+   */
   async download(msg: WAMessage): Promise<Uint8Array> {
+    if (this.downloadFailures > 0) {
+      this.downloadFailures--
+      throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', 'Simulated network failure')
+    }
     const path = mediaPart(msg.message)?.directPath
     const bytes = path ? this.media.get(path) : undefined
-    if (!bytes) throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', 'The sandbox no longer holds this media')
+    if (!bytes)
+      throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', 'The sandbox no longer holds this media', {
+        expired: true,
+      })
     return bytes.slice()
+  }
+
+  /** @internal The phone uploads an expired media again: the message gets a new address holding the bytes. */
+  reupload(msg: WAMessage): WAMessage {
+    const part = mediaPart(msg.message)
+    const path = part?.directPath
+    const bytes = path ? (this.phoneMedia.get(path) ?? this.media.get(path)) : undefined
+    if (!part || !path || !bytes)
+      throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', 'The phone no longer holds this media')
+    const fresh = this.directPathFor(`reupload:${path}`)
+    this.putMedia(fresh, bytes)
+    this.phoneMedia.delete(path)
+    part.directPath = fresh
+    part.url = `https://mmg.sandbox.invalid${fresh}?ccb=11-4&oh=sandbox&mms3=true`
+    return msg
   }
 }
 

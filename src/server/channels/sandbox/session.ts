@@ -24,6 +24,7 @@ import { digitsOnly, normalizeJid, pnFromJid, sendJid } from '../baileys/jid'
 import {
   contentBody,
   decodeWAMessage,
+  encodeWAMessage,
   type NormalizeContext,
   normalizeBaileysEvents,
   refToKey,
@@ -49,7 +50,7 @@ import {
   pairingCodeOf,
   qrStringOf,
 } from './identities'
-import { mediaBytes, validateInbound } from './inbound'
+import { mediaBytes, type SandboxInbound, validateInbound } from './inbound'
 import type { OutboundKind, OutboundRecord, SandboxCredentials, SandboxNetwork } from './network'
 import {
   type Addressing,
@@ -549,6 +550,44 @@ export class SandboxChannelSession implements ChannelSession {
   async inject(input: unknown): Promise<{ id: string }> {
     const data = validateInbound(input)
     this.requireConnected()
+    const { msg, id } = this.build(data)
+    await this.deliver(receivedBatch(msg, data.offline ? 'append' : 'notify'))
+    return { id }
+  }
+
+  /** A history sync chunk (`messaging-history.set`) of old messages, built as `inject` builds them. */
+  async history(
+    inputs: unknown[],
+    options: { progress?: number; isLatest?: boolean } = {},
+  ): Promise<{ ids: string[] }> {
+    const list = inputs.map((input) => validateInbound(input))
+    this.requireConnected()
+    const built = list.map((data) => this.build(data))
+    await this.deliver({
+      'messaging-history.set': {
+        chats: [],
+        contacts: [],
+        messages: built.map((b) => b.msg),
+        isLatest: options.isLatest ?? false,
+        progress: options.progress ?? null,
+        syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
+      },
+    })
+    return { ids: built.map((b) => b.id) }
+  }
+
+  async downloadMedia(raw: Uint8Array): Promise<Uint8Array> {
+    return this.net.download(decodeStored(raw))
+  }
+
+  /** The phone uploads an expired media again (see `SandboxNetwork.expireMedia`). */
+  async reuploadMedia(raw: Uint8Array): Promise<Uint8Array> {
+    this.requireConnected()
+    return encodeWAMessage(this.net.reupload(decodeStored(raw)))
+  }
+
+  /** The Baileys message of a customer's (or our phone's) action, remembered by the network. */
+  private build(data: SandboxInbound): { msg: WAMessage; id: string } {
     const me = this.me!
     const meJid = `${me.pn}${PN_SUFFIX}`
     const customer = this.net.customer(data.from, data.name)
@@ -649,8 +688,7 @@ export class SandboxChannelSession implements ChannelSession {
       quoted,
     })
     if (!data.reaction && !data.edit && !data.delete) this.net.rememberMessage(this.connectionId, msg)
-    await this.deliver(receivedBatch(msg, data.offline ? 'append' : 'notify'))
-    return { id }
+    return { msg, id }
   }
 
   private sameCustomer(msg: WAMessage, pn: string) {
@@ -783,6 +821,14 @@ export class SandboxChannelSession implements ChannelSession {
 
   private content(content: AnyMessageContent) {
     return generateWAMessageContent(content, { upload: noUpload })
+  }
+}
+
+function decodeStored(raw: Uint8Array): WAMessage {
+  try {
+    return decodeWAMessage(raw)
+  } catch {
+    throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', 'Not a stored WhatsApp message')
   }
 }
 

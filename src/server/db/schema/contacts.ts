@@ -74,3 +74,14 @@ export const contactTags = sqliteTable(
 )
 
 export type ContactRow = typeof contacts.$inferSelect
+
+/**
+ * Contacts per company, kept exact by triggers (migration contacts_search), so the contacts page's unfiltered
+ * count never counts the contacts table; `version` tells a cached search count when it went stale.
+ */
+export const contactCounts = sqliteTable('contact_counts', {
+  companyId: integer('company_id').primaryKey(),
+  count: integer('count').notNull().default(0),
+  /** Changes with every insert, delete, rename or number change of the company's contacts (search counts cache). */
+  version: integer('version').notNull().default(0),
+})

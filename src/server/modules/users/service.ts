@@ -9,7 +9,7 @@ import type { DB } from '../../db/client'
 import { pageCount, pageOf, pageWindow, preparedOnce } from '../../db/paging'
 import { queues, type UserRow, userQueues, userSessions, users, whatsapps } from '../../db/schema'
 import type { EventBuffer } from '../../realtime/hub'
-import { channel, rooms } from '../../realtime/rooms'
+import { channel, fullRoom, rooms } from '../../realtime/rooms'
 import { assertCurrentPassword } from '../auth/current-password'
 import { assertWithinPlanLimit } from '../plans/limits'
 import { queuesOfUsers, toUserDto } from './dto'
@@ -38,7 +38,11 @@ export function userDto(db: DB, row: UserRow): UserDto {
   return toUserDto(row, queuesOfUsers(db, [row.id]).get(row.id) ?? [])
 }
 
-/** The rooms a user's live sockets belong in: their company, their own, admins, and each of their queues. */
+/**
+ * The rooms a user's live sockets belong in: their company, their own, admins, and each of their queues. A
+ * user whose isTricked is 'enabled' sees phone numbers in full, so gets the `#full` flavour of each room
+ * (see `fullRoom`); publishUser resubscribes the user's sockets after every update, isTricked included.
+ */
 export function roomsOfUser(db: DB, userId: number): string[] {
   const user = db.select().from(users).where(eq(users.id, userId)).get()
   if (!user) return []
@@ -50,7 +54,9 @@ export function roomsOfUser(db: DB, userId: number): string[] {
     .where(eq(userQueues.userId, userId))
     .all()
   for (const { id } of queueIds) list.push(rooms.queue(user.companyId, id))
-  return list
+  // Tickets without a queue reach admins through their room, and the attendants allowed to see them here.
+  if (!isAdmin(user) && user.allTicket === 'enable') list.push(rooms.noQueue(user.companyId))
+  return user.isTricked === 'enabled' ? list.map(fullRoom) : list
 }
 
 /** `name or e-mail contains term`, case-insensitive, literal (no wildcards); a null term matches all. */

@@ -1,0 +1,29 @@
+import { Hono } from 'hono'
+import { contactBody, findOrCreateContactBody, listContactsQuery } from '../../../shared/schemas/contacts'
+import { ctxOf, requireAuth, requirePermission } from '../../http/auth'
+import type { AppEnv } from '../../http/env'
+import { parse, parseBody, pathId } from '../../http/validate'
+import { listAllContacts, listContacts } from './search'
+import { createContact, deleteContact, findOrCreateContact, getContact, updateContact } from './service'
+
+/**
+ * `/contacts`. `GET /contacts` and `GET /contacts/` are one route (strict: false): both answer the page
+ * `{ contacts, count, hasMore }`, which also serves the spec's `GET /contacts?searchParam=` (it reads `contacts`).
+ */
+export const contactsRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .get('/', (c) => c.json(listContacts(ctxOf(c), parse(listContactsQuery, c.req.query()))))
+  .get('/list', (c) => c.json(listAllContacts(ctxOf(c))))
+  .post('/findOrCreate', async (c) => {
+    const { contact, created } = findOrCreateContact(ctxOf(c), await parseBody(c, findOrCreateContactBody))
+    return c.json(contact, created ? 201 : 200)
+  })
+  .get('/:id', (c) => c.json(getContact(ctxOf(c), pathId(c, 'ERR_NO_CONTACT_FOUND'))))
+  .post('/', async (c) => c.json(createContact(ctxOf(c), await parseBody(c, contactBody)), 201))
+  .put('/:id', async (c) =>
+    c.json(updateContact(ctxOf(c), pathId(c, 'ERR_NO_CONTACT_FOUND'), await parseBody(c, contactBody))),
+  )
+  .delete('/:id', requirePermission('contacts-page:deleteContact'), (c) => {
+    deleteContact(ctxOf(c), pathId(c, 'ERR_NO_CONTACT_FOUND'))
+    return c.json({ message: 'Contact deleted' })
+  })

@@ -1,0 +1,96 @@
+/**
+ * A quick measure of the inbound pipeline (scenario e's path, without HTTP): messages injected through the
+ * sandbox into a file database in WAL mode, one transaction per message (durable when the inject resolves),
+ * with contact and ticket creation and live events serialized as for subscribed sockets; the search index
+ * fed in batches. The formal benchmark lives in tests/bench.
+ *
+ *   bun src/server/modules/inbound/bench.ts [messages=20000] [customers=2000]
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { SandboxNetwork } from '../../channels/sandbox'
+import { bootstrap } from '../../db/bootstrap'
+import { openDataDir } from '../../deps'
+import { silentLogger } from '../../logger'
+import { startInbound } from './index'
+
+const total = Number(process.argv[2] ?? 20_000)
+const customers = Number(process.argv[3] ?? 2_000)
+
+const dir = mkdtempSync(join(tmpdir(), 'balcao-inbound-bench-'))
+const deps = await openDataDir(dir, { sandbox: true, log: silentLogger })
+let published = 0
+let bytes = 0
+// as a listening server would: every event is serialized for its room
+deps.hub.attach({
+  publish: (_room: string, data: string) => {
+    published++
+    bytes += data.length
+  },
+})
+const first = await bootstrap(deps, { password: 'bench-password-1' })
+if (!first.created) throw new Error('expected a fresh database')
+const now = Date.now()
+const row = deps.sqlite
+  .query<{ id: number }, [number, number, number]>(
+    `INSERT INTO whatsapps (company_id, name, provider, token, created_at, updated_at)
+     VALUES (?, 'Bench', 'sandbox', 'bench-token', ?, ?) RETURNING id`,
+  )
+  .get(first.companyId, now, now)!
+const inbound = startInbound(deps)
+const net = deps.sandboxNetwork as SandboxNetwork
+const connection = deps.db.query.whatsapps.findFirst({ where: (w, { eq }) => eq(w.id, row.id) }).sync()!
+await deps.channels.start(connection)
+await net.pair(row.id)
+await net.idle()
+
+const phones = Array.from({ length: customers }, (_, i) => `55119${String(10_000_000 + i).padStart(8, '0')}`)
+// warm up (statement caches, JIT)
+for (let i = 0; i < 200; i++)
+  await net.inject(row.id, { from: phones[i % customers]!, body: `aquecendo ${i}` })
+
+const rss0 = process.memoryUsage().rss
+const cpu0 = process.cpuUsage()
+const started = performance.now()
+for (let i = 0; i < total; i++) {
+  await net.inject(row.id, {
+    from: phones[i % customers]!,
+    body: `Olá, gostaria de saber do meu pedido número ${i}, obrigado`,
+  })
+}
+const elapsed = performance.now() - started
+const cpu = process.cpuUsage(cpu0)
+const cpuMs = (cpu.user + cpu.system) / 1000
+// what the indexer still has to do, measured apart
+const indexStart = performance.now()
+inbound.indexer.drain()
+const indexMs = performance.now() - indexStart
+
+const tickets = deps.sqlite.query<{ n: number }, []>('SELECT count(*) AS n FROM tickets').get()!.n
+const messages = deps.sqlite.query<{ n: number }, []>('SELECT count(*) AS n FROM messages').get()!.n
+console.log(
+  JSON.stringify(
+    {
+      messages: total,
+      customers,
+      perSecond: Math.round(total / (elapsed / 1000)),
+      msPerMessage: +(elapsed / total).toFixed(3),
+      // on a shared machine the wall clock includes other processes' turns: the CPU time is this one's
+      perCpuSecond: Math.round(total / (cpuMs / 1000)),
+      tickets,
+      storedMessages: messages,
+      liveFrames: published,
+      liveMB: +(bytes / 1e6).toFixed(1),
+      indexDrainMs: Math.round(indexMs),
+      rssMB: Math.round(process.memoryUsage().rss / 1e6),
+      rssGrowthMB: Math.round((process.memoryUsage().rss - rss0) / 1e6),
+    },
+    null,
+    2,
+  ),
+)
+inbound.stop()
+await deps.channels.stopAll()
+deps.sqlite.close()
+rmSync(dir, { recursive: true, force: true })

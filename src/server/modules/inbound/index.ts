@@ -1,0 +1,273 @@
+/**
+ * The inbound pipeline: the consumer of every session's domain events (`deps.channels.onEvent`).
+ *
+ * - message: one synchronous transaction per message (store.ts: contact, ticket, message, ticket counters),
+ *   then, after commit, the live events (the ticket, and `appMessage` create) and the side work: media
+ *   download (media.ts), search index (search/indexer.ts), profile picture (pictures.ts). Messages WhatsApp
+ *   replays after a reconnect (`offline`) take the same path, with their original times;
+ * - reaction, edit, delete: applied to their target by wid (targets.ts), or kept until it arrives;
+ * - ack: the messages area's `applyAck` (forward only);
+ * - contact, lidMapping: the contacts area's `applyLidMapping`; a changed picture is asked again;
+ * - history: imported per the connection's settings (history.ts).
+ *
+ * Sessions hand events over one at a time, each awaited, so a connection's events are applied in order.
+ * `startInbound` wires it (serve.ts at boot, the test harness): it registers the sink, catches the search index
+ * up, resumes media downloads and drops stale pending actions.
+ */
+
+import type { Database } from 'bun:sqlite'
+import type { ChannelEvent, ChannelEventOf, InboundMessage } from '../../channels/types'
+import type { Deps } from '../../context'
+import type { EventBuffer } from '../../realtime/hub'
+import { applyLidMapping } from '../contacts/resolve'
+import { applyAck } from '../messages/acks'
+import { loadMessageDtos } from '../messages/dto'
+import { publishMessageUpdates } from '../messages/live'
+import { type SearchIndexer, searchIndexerOf } from '../search/indexer'
+import { loadTicketDtos } from '../tickets/dto'
+import { publishMessage, publishTicket } from '../tickets/live'
+import { HistoryImporter } from './history'
+import { lidDigits } from './jids'
+import { MediaDownloader } from './media'
+import { PictureRefresher } from './pictures'
+import {
+  type ConnectionRef,
+  groupsAllowed,
+  type Origin,
+  type Skipped,
+  type StoredMessage,
+  storeInboundMessage,
+} from './store'
+import { applyTargetAction, loadPendingCount, type PendingStore, type Touched } from './targets'
+import { asDB, fastTransact } from './tx'
+
+export type InboundStats = {
+  stored: number
+  duplicate: number
+  group: number
+  undecryptable: number
+  empty: number
+  pending: number
+}
+
+export class Inbound {
+  readonly indexer: SearchIndexer
+  readonly media: MediaDownloader
+  readonly pictures: PictureRefresher
+  readonly history: HistoryImporter
+  readonly stats: InboundStats = { stored: 0, duplicate: 0, group: 0, undecryptable: 0, empty: 0, pending: 0 }
+  private pending: PendingStore = { count: 0 }
+  private unsubscribe: (() => void) | undefined
+
+  constructor(private readonly deps: Deps) {
+    this.indexer = searchIndexerOf(deps)
+    this.media = new MediaDownloader(deps)
+    this.pictures = new PictureRefresher(deps)
+    this.history = new HistoryImporter(deps, (conn, messages) => this.storeSlice(conn, messages))
+  }
+
+  start() {
+    this.pending = loadPendingCount(this.deps.sqlite, this.deps.clock.now())
+    this.unsubscribe = this.deps.channels.onEvent((conn, event) => this.handle(conn, event))
+    this.indexer.start()
+    this.media.resume()
+    return this
+  }
+
+  stop() {
+    this.unsubscribe?.()
+    this.unsubscribe = undefined
+    this.indexer.stop()
+    this.media.stop()
+    this.history.stop()
+  }
+
+  /** Resolves when the side work started so far is done (tests): downloads, pictures, import endings. */
+  async idle() {
+    await this.media.idle()
+    await this.pictures.idle()
+    await this.history.idle()
+  }
+
+  /** The sink: one domain event of a session. */
+  handle(conn: ConnectionRef, event: ChannelEvent): void | Promise<void> {
+    switch (event.t) {
+      case 'message':
+        return this.message(conn, event)
+      case 'history':
+        return this.history.chunk(conn, event)
+      case 'reaction':
+        return this.target(conn, {
+          kind: 'reaction',
+          target: event.target,
+          from: event.from,
+          fromMe: event.fromMe,
+          emoji: event.emoji,
+          at: event.timestamp,
+        })
+      case 'edit':
+        return this.target(conn, { kind: 'edit', target: event.ref, body: event.body, at: event.timestamp })
+      case 'delete':
+        return this.target(conn, { kind: 'delete', target: event.ref })
+      case 'ack':
+        applyAck(this.deps, conn.companyId, event.ref.id, event.ack)
+        return
+      case 'lidMapping':
+        applyLidMapping(this.deps, conn.companyId, { lid: event.lid, number: event.pn })
+        return
+      case 'contact':
+        return this.contact(conn, event)
+      default:
+        return
+    }
+  }
+
+  /** A live (or replayed) message: stored in its own transaction, published, side work started. */
+  message(conn: ConnectionRef, event: InboundMessage) {
+    const origin: Origin = event.offline ? 'offline' : 'live'
+    const stored = this.guarded(() =>
+      fastTransact(this.deps, (tx, events) => {
+        const now = this.deps.clock.now()
+        const result = storeInboundMessage(this.deps, tx, events, conn, event, origin, now, this.pending)
+        if (typeof result === 'string') return result
+        this.publishStored(tx, events, result)
+        return result
+      }),
+    )
+    if (typeof stored === 'string') {
+      this.stats[stored]++
+      return
+    }
+    this.stats.stored++
+    this.afterCommit(conn, event, stored, false)
+  }
+
+  /**
+   * A slice of history in one transaction (history.ts); returns the tickets it changed. Should the slice fail,
+   * its messages go one transaction each, so one bad message costs only itself (logged).
+   */
+  private storeSlice(conn: ConnectionRef, messages: InboundMessage[]): Set<number> {
+    const tickets = new Set<number>()
+    const store = (list: InboundMessage[]) => {
+      const results: [InboundMessage, StoredMessage | Skipped][] = []
+      fastTransact(this.deps, (tx, events) => {
+        const now = this.deps.clock.now()
+        for (const event of list)
+          results.push([
+            event,
+            storeInboundMessage(this.deps, tx, events, conn, event, 'history', now, this.pending),
+          ])
+      })
+      for (const [event, result] of results) {
+        if (typeof result === 'string') {
+          this.stats[result]++
+          continue
+        }
+        tickets.add(result.ticketId)
+        for (const t of result.touched) tickets.add(t.ticketId)
+        this.stats.stored++
+        this.afterCommit(conn, event, result, true)
+      }
+    }
+    try {
+      this.guarded(() => store(messages))
+    } catch {
+      for (const event of messages) {
+        try {
+          this.guarded(() => store([event]))
+        } catch (err) {
+          this.deps.log.error('inbound: history message not imported', {
+            connectionId: conn.id,
+            wid: event.ref.id,
+            error: (err as Error).message,
+          })
+        }
+      }
+    }
+    return tickets
+  }
+
+  /** Runs a write; when it fails (rolled back), the pending count is read again (it may have moved inside). */
+  private guarded<T>(write: () => T): T {
+    try {
+      return write()
+    } catch (err) {
+      this.pending = loadPendingCount(this.deps.sqlite, this.deps.clock.now())
+      throw err
+    }
+  }
+
+  /** The ticket and the new message to the rooms allowed to see them; messages changed by pending actions. */
+  private publishStored(tx: Database, events: EventBuffer, stored: StoredMessage) {
+    const [ticket] = loadTicketDtos(tx, [stored.ticketId])
+    if (!ticket) return
+    const [message] = loadMessageDtos(this.deps, [stored.messageId])
+    publishTicket(events, ticket)
+    if (message) publishMessage(events, ticket, message, 'create')
+    this.publishTouched(tx, events, stored.touched)
+  }
+
+  private publishTouched(tx: Database, events: EventBuffer, touched: Touched[]) {
+    const byTicket = new Map<number, number[]>()
+    for (const t of touched) byTicket.set(t.ticketId, [...(byTicket.get(t.ticketId) ?? []), t.messageId])
+    for (const [ticketId, ids] of byTicket) publishMessageUpdates(this.deps, asDB(tx), events, ticketId, ids)
+  }
+
+  private afterCommit(conn: ConnectionRef, event: InboundMessage, stored: StoredMessage, imported: boolean) {
+    this.indexer.kick()
+    if (stored.hasMedia) this.media.enqueue(stored.messageId, imported ? undefined : event.media?.download)
+    if (!imported)
+      this.pictures.maybeRefresh(stored.contactId, conn.id, stored.contactCreated, stored.pictureCheckedAt)
+  }
+
+  private target(conn: ConnectionRef, action: Parameters<typeof applyTargetAction>[3]) {
+    // a group whose messages are not taken: its reactions, edits and deletions have nothing to wait for
+    if (action.target.chatJid.endsWith('@g.us') && !groupsAllowed(this.deps.sqlite, conn.companyId, conn.id))
+      return
+    const now = this.deps.clock.now()
+    this.guarded(() =>
+      fastTransact(this.deps, (tx, events) => {
+        const result = applyTargetAction(this.deps, conn.companyId, conn.id, action, now, this.pending)
+        if (result === 'pending') {
+          this.stats.pending++
+          this.deps.log.info('inbound: target not stored yet, kept for later', {
+            connectionId: conn.id,
+            kind: action.kind,
+            wid: action.target.id,
+          })
+          return
+        }
+        if (result) this.publishTouched(tx, events, [result])
+      }),
+    )
+  }
+
+  private contact(conn: ConnectionRef, event: ChannelEventOf<'contact'>) {
+    const { pn, lid } = event.contact
+    if (pn && lid) applyLidMapping(this.deps, conn.companyId, { lid, number: pn })
+    if (!event.pictureChanged) return
+    const found = this.deps.sqlite
+      .query<{ id: number }, [number, string | null, string | null]>(
+        'SELECT id FROM contacts WHERE company_id = ? AND (lid = ? OR number = ?) LIMIT 1',
+      )
+      .get(conn.companyId, lidDigits(lid), pn ?? null)
+    if (found) this.pictures.maybeRefresh(found.id, conn.id, true)
+  }
+}
+
+const running = new WeakMap<object, Inbound>()
+
+/** Starts the inbound pipeline on these deps (once per database): serve.ts at boot, the test harness. */
+export function startInbound(deps: Deps): Inbound {
+  let inbound = running.get(deps.sqlite)
+  if (!inbound) {
+    inbound = new Inbound(deps).start()
+    running.set(deps.sqlite, inbound)
+  }
+  return inbound
+}
+
+/** The running pipeline of these deps (or a ctx made of them): the media retry route. */
+export function inboundOf(deps: Pick<Deps, 'sqlite'>): Inbound | undefined {
+  return running.get(deps.sqlite)
+}

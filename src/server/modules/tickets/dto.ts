@@ -1,0 +1,157 @@
+/**
+ * TicketDto from raw rows: the lists, the live events and every ticket answer build it here, from one SELECT
+ * with its joins (contact, user, queue, connection) and one batched query for the tags. Timestamps stay numbers
+ * until the DTO; numbers are unmasked here and masked per reader by `maskTicket`.
+ */
+import type { Database } from 'bun:sqlite'
+import type { TagRef, TicketDto, TicketStatusName } from '../../../shared/api'
+import type { DB } from '../../db/client'
+import { maskNumber, type NumberVisibility } from '../contacts/mask'
+import { stmt } from './sql'
+
+/** The columns of a ticket row with its joins; `t` tickets, `c` contacts, `u` users, `q` queues, `w` whatsapps. */
+export const TICKET_COLUMNS = `t.id, t.uuid, t.status, t.contact_id AS contactId, t.user_id AS userId,
+  t.queue_id AS queueId, t.whatsapp_id AS whatsappId, t.channel, t.is_group AS isGroup, t.chatbot,
+  t.last_message AS lastMessage, t.unread_messages AS unreadMessages, t.company_id AS companyId,
+  t.created_at AS createdAt, t.updated_at AS updatedAt,
+  c.name AS cName, c.number AS cNumber, c.profile_pic_url AS cPic, c.email AS cEmail, c.is_group AS cGroup,
+  u.name AS uName, q.name AS qName, q.color AS qColor, w.name AS wName`
+
+/** LEFT JOINs keep `tickets` the outer loop, so a list scans its index in order and stops at the page's end. */
+export const TICKET_JOINS = `LEFT JOIN contacts c ON c.id = t.contact_id
+  LEFT JOIN users u ON u.id = t.user_id
+  LEFT JOIN queues q ON q.id = t.queue_id
+  LEFT JOIN whatsapps w ON w.id = t.whatsapp_id`
+
+export type TicketJoinRow = {
+  id: number
+  uuid: string
+  status: TicketStatusName
+  contactId: number
+  userId: number | null
+  queueId: number | null
+  whatsappId: number | null
+  channel: string
+  isGroup: number
+  chatbot: number
+  lastMessage: string
+  unreadMessages: number
+  companyId: number
+  createdAt: number
+  updatedAt: number
+  cName: string | null
+  cNumber: string | null
+  cPic: string | null
+  cEmail: string | null
+  cGroup: number | null
+  uName: string | null
+  qName: string | null
+  qColor: string | null
+  wName: string | null
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+export function toTicketDto(
+  r: TicketJoinRow,
+  tags: TagRef[],
+  isTricked: NumberVisibility = 'enabled',
+): TicketDto {
+  const number = r.cNumber ?? ''
+  return {
+    id: r.id,
+    uuid: r.uuid,
+    status: r.status,
+    contactId: r.contactId,
+    contact: {
+      id: r.contactId,
+      name: r.cName ?? '',
+      number: isTricked === 'enabled' ? number : maskNumber(number, isTricked),
+      profilePicUrl: r.cPic ?? '',
+      email: r.cEmail ?? '',
+      isGroup: !!r.cGroup,
+    },
+    userId: r.userId,
+    user: r.userId != null && r.uName != null ? { id: r.userId, name: r.uName } : null,
+    queueId: r.queueId,
+    queue:
+      r.queueId != null && r.qName != null ? { id: r.queueId, name: r.qName, color: r.qColor ?? '' } : null,
+    whatsappId: r.whatsappId,
+    whatsapp: r.whatsappId != null && r.wName != null ? { id: r.whatsappId, name: r.wName } : null,
+    channel: r.channel,
+    isGroup: !!r.isGroup,
+    chatbot: !!r.chatbot,
+    lastMessage: r.lastMessage,
+    unreadMessages: r.unreadMessages,
+    tags,
+    companyId: r.companyId,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  }
+}
+
+type TagRow = { ticketId: number; id: number; name: string; color: string }
+
+const TAGS_SQL = `SELECT tt.ticket_id AS ticketId, g.id, g.name, g.color
+  FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id
+ WHERE tt.ticket_id IN (SELECT value FROM json_each(?))
+ ORDER BY g.name`
+
+/** The tags of many tickets in one query. */
+export function tagsOfTickets(sqlite: Database, ids: number[]): Map<number, TagRef[]> {
+  const byTicket = new Map<number, TagRef[]>()
+  if (ids.length === 0) return byTicket
+  for (const row of stmt<TagRow, [string]>(sqlite, TAGS_SQL).all(JSON.stringify(ids))) {
+    const list = byTicket.get(row.ticketId)
+    const tag = { id: row.id, name: row.name, color: row.color }
+    if (list) list.push(tag)
+    else byTicket.set(row.ticketId, [tag])
+  }
+  return byTicket
+}
+
+/** DTOs of rows with their tags (one query); numbers masked unless `isTricked` is 'enabled'. */
+export function toTicketDtos(
+  sqlite: Database,
+  rows: TicketJoinRow[],
+  isTricked: NumberVisibility = 'enabled',
+): TicketDto[] {
+  const tags = tagsOfTickets(
+    sqlite,
+    rows.map((r) => r.id),
+  )
+  return rows.map((r) => toTicketDto(r, tags.get(r.id) ?? [], isTricked))
+}
+
+export const BY_IDS_SQL = `SELECT ${TICKET_COLUMNS} FROM tickets t ${TICKET_JOINS}
+ WHERE t.id IN (SELECT value FROM json_each(?))`
+
+/**
+ * The bun:sqlite handle under a Drizzle database or a transaction on it (one connection either way), or the
+ * handle itself: raw prepared SQL on the same connection, inside the caller's transaction when there is one.
+ */
+export function sqliteOf(db: DB | Database): Database {
+  if (typeof (db as Database).query === 'function') return db as Database
+  const drizzled = db as unknown as { $client?: Database; session?: { client?: Database } }
+  const client = drizzled.$client ?? drizzled.session?.client
+  if (!client) throw new Error('no sqlite client under this database handle')
+  return client
+}
+
+/**
+ * Tickets as DTOs, in the order of `ids` (missing ids are left out), numbers unmasked: one query for the
+ * tickets with their joins and one for their tags, whatever the batch size. Works inside a transaction.
+ */
+export function loadTicketDtos(db: DB | Database, ids: number[]): TicketDto[] {
+  if (ids.length === 0) return []
+  const sqlite = sqliteOf(db)
+  const rows = stmt<TicketJoinRow, [string]>(sqlite, BY_IDS_SQL).all(JSON.stringify(ids))
+  const byId = new Map(toTicketDtos(sqlite, rows).map((t) => [t.id, t]))
+  return ids.flatMap((id) => byId.get(id) ?? [])
+}
+
+/** The ticket as a reader who may not see numbers in full gets it. */
+export function maskTicket(ticket: TicketDto, isTricked: NumberVisibility): TicketDto {
+  if (isTricked === 'enabled' || !ticket.contact.number) return ticket
+  return { ...ticket, contact: { ...ticket.contact, number: maskNumber(ticket.contact.number, isTricked) } }
+}

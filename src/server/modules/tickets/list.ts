@@ -1,0 +1,301 @@
+/**
+ * GET /tickets, the inbox's hottest call: raw SQL prepared once per filter shape (bun:sqlite caches a
+ * statement per SQL text, and the text depends only on which filters are present, never on their values), one
+ * query for the page with its joins (`tickets_company_status_updated` scanned newest first, stopping at the
+ * page's end) and one for the page's tags; numbers and timestamps stay numbers until the DTO.
+ *
+ * What a user sees (access.ts has the base rule):
+ * - admins: every ticket; attendants: their queues, their own tickets, tickets without a queue when allTicket;
+ * - `status=open` shows only the user's own tickets unless `showAll=true`, which an admin may switch on
+ *   (tickets-manager:showall) and so may an attendant whose allUserChat is 'enabled'; for anyone else
+ *   `showAll=true` is ignored (the list stays the user's own), not refused, so a stale client still works;
+ * - `status=pending` shows every pending ticket the user may see (that is where tickets are accepted);
+ * - `status=closed` and the search tab (no status) ignore show-all ("always show all tickets"); an attendant
+ *   whose allHistoric is not 'enabled' sees only the closed tickets assigned to them there;
+ * - `queueIds=[...]` keeps tickets of those queues and tickets without a queue (which the user may see): a
+ *   ticket waiting for its queue must not vanish from everyone's list;
+ * - `users`, `tags` (tickets with any of them), `date` (created that day), `updatedAt` (updated that day; days
+ *   are the server's local days: set TZ), `withUnreadMessages=true`, and our `isGroup` (groups tab) narrow it;
+ * - `searchParam` matches the contact's name or number (any part: trigram index; one or two characters scan the
+ *   company's contacts) or the text of any of the ticket's messages (words, the last one as a prefix).
+ *
+ * `count`: without search, tags, dates or unread filter, the list is a sum over `ticket_counts` (kept exact by
+ * triggers; the tabs' badges use it too, see `ticketCounts`), or known without a query when the page reaches
+ * the end. Otherwise it is exact up to TICKET_COUNT_CAP (1,000): a filtered or searched list with more says
+ * 1,000 (or as far as the page asked for reaches) and `countCapped: true`.
+ */
+import type { Database } from 'bun:sqlite'
+import type { TicketCountsDto, TicketsPage } from '../../../shared/api'
+import type { ListTicketsQuery, TicketCountsQuery } from '../../../shared/schemas/tickets'
+import type { Ctx } from '../../context'
+import { type PageWindow, pageCount, pageOf, pageWindow } from '../../db/paging'
+import { type ActorScope, actorScope } from './access'
+import { BY_IDS_SQL, TICKET_COLUMNS, TICKET_JOINS, type TicketJoinRow, toTicketDtos } from './dto'
+import { stmt } from './sql'
+
+export const TICKETS_PAGE_SIZE = 40
+export const TICKET_COUNT_CAP = 1000
+
+type Param = string | number
+
+/** Column expressions of the two tables a ticket filter runs on: the tickets and their trigger-kept counts. */
+type Columns = {
+  company: string
+  status: string
+  queue: string
+  noQueue: string
+  user: string
+  group: string
+}
+
+const TICKETS: Columns = {
+  company: 't.company_id',
+  status: 't.status',
+  queue: 't.queue_id',
+  noQueue: 't.queue_id IS NULL',
+  user: 't.user_id',
+  group: 't.is_group',
+}
+
+/** ticket_counts keeps "no queue" and "no user" as 0. */
+const COUNTS: Columns = {
+  company: 'company_id',
+  status: 'status',
+  queue: 'queue_id',
+  noQueue: 'queue_id = 0',
+  user: 'user_id',
+  group: 'is_group',
+}
+
+type Filter = { where: string[]; params: Param[] }
+
+type ScopeFilter = {
+  status?: 'open' | 'pending' | 'closed'
+  showAll?: boolean
+  queueIds?: number[]
+  users?: number[]
+  isGroup?: boolean
+}
+
+/** Whether show-all is in force: asked for, and allowed (tickets-manager:showall, or allUserChat). */
+export function showAllAllowed(scope: ActorScope, asked: boolean | undefined) {
+  return !!asked && (scope.admin || scope.allUserChat)
+}
+
+/** The conditions both the list and its count share: company, visibility, status, show-all, queues, users. */
+function scopeFilter(scope: ActorScope, f: ScopeFilter, col: Columns, out: Filter) {
+  const { where, params } = out
+  where.push(`${col.company} = ?`)
+  params.push(scope.companyId)
+  if (f.status) {
+    where.push(`${col.status} = ?`)
+    params.push(f.status)
+  }
+  if (!scope.admin) {
+    const seen: string[] = []
+    if (scope.queueIds.size > 0) {
+      seen.push(`${col.queue} IN (SELECT value FROM json_each(?))`)
+      params.push(JSON.stringify([...scope.queueIds]))
+    }
+    seen.push(`${col.user} = ?`)
+    params.push(scope.userId)
+    if (scope.allTicket) seen.push(col.noQueue)
+    where.push(`(${seen.join(' OR ')})`)
+  }
+  if (f.status === 'open' && !showAllAllowed(scope, f.showAll)) {
+    where.push(`${col.user} = ?`)
+    params.push(scope.userId)
+  }
+  if (!scope.admin && !scope.allHistoric) {
+    if (f.status === 'closed') {
+      where.push(`${col.user} = ?`)
+      params.push(scope.userId)
+    } else if (!f.status) {
+      where.push(`(${col.status} <> 'closed' OR ${col.user} = ?)`)
+      params.push(scope.userId)
+    }
+  }
+  if (f.queueIds) {
+    where.push(`(${col.queue} IN (SELECT value FROM json_each(?)) OR ${col.noQueue})`)
+    params.push(JSON.stringify(f.queueIds))
+  }
+  if (f.users) {
+    where.push(`${col.user} IN (SELECT value FROM json_each(?))`)
+    params.push(JSON.stringify(f.users))
+  }
+  if (f.isGroup !== undefined) {
+    where.push(`${col.group} = ?`)
+    params.push(f.isGroup ? 1 : 0)
+  }
+}
+
+/** A day `YYYY-MM-DD` as [start, end) in epoch ms, in the server's local time. */
+export function dayRange(day: string): [number, number] {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number]
+  return [new Date(y, m - 1, d).getTime(), new Date(y, m - 1, d + 1).getTime()]
+}
+
+/** FTS5 phrase text: the user's words in double quotes, quotes doubled, so nothing is read as query syntax. */
+function phrase(term: string) {
+  return `"${term.replace(/"/g, '""')}"`
+}
+
+const PHONE_LIKE = /^[\d\s()+\-.]+$/
+
+/** The search's conditions: contact name or number (trigram, or a scan under 3 characters), or message text. */
+function searchFilter(companyId: number, term: string, out: Filter) {
+  const digits = PHONE_LIKE.test(term) ? term.replace(/\D/g, '') : ''
+  let contacts: string
+  if ([...term].length >= 3) {
+    contacts = 't.contact_id IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?)'
+    out.params.push(
+      digits.length >= 3 && digits !== term ? `${phrase(term)} OR number : ${phrase(digits)}` : phrase(term),
+    )
+  } else {
+    const like = `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+    contacts = `t.contact_id IN (SELECT id FROM contacts WHERE company_id = ?
+      AND (name LIKE ? ESCAPE '\\' OR number LIKE ? ESCAPE '\\'))`
+    out.params.push(companyId, like, like)
+  }
+  // rowid = ticket_id << 32 | message_id: a hit names its ticket without touching the messages table.
+  const messages = 't.id IN (SELECT rowid >> 32 FROM messages_fts WHERE messages_fts MATCH ?)'
+  out.params.push(`${phrase(term)}*`)
+  out.where.push(`(${contacts} OR ${messages})`)
+}
+
+/** The filters only the tickets table can answer (so the count must be counted, not summed). */
+function ticketOnlyFilters(q: ListTicketsQuery, companyId: number, term: string, out: Filter): boolean {
+  const before = out.where.length
+  if (q.withUnreadMessages) out.where.push('t.unread_messages > 0')
+  if (q.tags) {
+    out.where.push(
+      't.id IN (SELECT ticket_id FROM ticket_tags WHERE tag_id IN (SELECT value FROM json_each(?)))',
+    )
+    out.params.push(JSON.stringify(q.tags))
+  }
+  if (q.date) {
+    out.where.push('t.created_at >= ? AND t.created_at < ?')
+    out.params.push(...dayRange(q.date))
+  }
+  if (q.updatedAt) {
+    out.where.push('t.updated_at >= ? AND t.updated_at < ?')
+    out.params.push(...dayRange(q.updatedAt))
+  }
+  if (term) searchFilter(companyId, term, out)
+  return out.where.length > before
+}
+
+function scopeOf(q: ListTicketsQuery): ScopeFilter {
+  return {
+    status: q.status || undefined,
+    showAll: q.showAll,
+    queueIds: q.queueIds,
+    users: q.users,
+    isGroup: q.isGroup,
+  }
+}
+
+/** Sum of the trigger-kept counts under the same scope conditions. */
+function summedCount(sqlite: Database, scope: ActorScope, f: ScopeFilter): number {
+  const filter: Filter = { where: [], params: [] }
+  scopeFilter(scope, f, COUNTS, filter)
+  const sql = `SELECT coalesce(sum(count), 0) AS n FROM ticket_counts WHERE ${filter.where.join(' AND ')}`
+  return stmt<{ n: number }, Param[]>(sqlite, sql).get(...filter.params)?.n ?? 0
+}
+
+export function listTickets(ctx: Ctx, q: ListTicketsQuery): TicketsPage {
+  const scope = actorScope(ctx)
+  const sqlite = ctx.sqlite
+  const term = q.searchParam?.trim() ?? ''
+  const at = pageWindow(q.pageNumber, TICKETS_PAGE_SIZE)
+  const f = scopeOf(q)
+  const filter: Filter = { where: [], params: [] }
+  scopeFilter(scope, f, TICKETS, filter)
+  const counted = ticketOnlyFilters(q, scope.companyId, term, filter)
+  const where = filter.where.join(' AND ')
+  if (counted) return countedList(sqlite, scope, where, filter.params, at)
+  // Page 1 reads its rows in the index scan itself; later pages skip through the covering index by id first,
+  // so the rows (and joins) of the skipped pages are never read.
+  const rows =
+    at.offset === 0
+      ? stmt<TicketJoinRow, Param[]>(
+          sqlite,
+          `SELECT ${TICKET_COLUMNS} FROM tickets t ${TICKET_JOINS}
+            WHERE ${where} ORDER BY t.updated_at DESC LIMIT ?`,
+        ).all(...filter.params, at.limit)
+      : rowsByIds(
+          sqlite,
+          stmt<[number], Param[]>(
+            sqlite,
+            `SELECT t.id FROM tickets t WHERE ${where} ORDER BY t.updated_at DESC LIMIT ? OFFSET ?`,
+          )
+            .values(...filter.params, at.limit, at.offset)
+            .map((r) => r[0] as number),
+        )
+  const page = pageOf(rows, at)
+  return {
+    tickets: toTicketDtos(sqlite, page.rows, scope.isTricked),
+    count: pageCount(page, () => summedCount(sqlite, scope, f)),
+    hasMore: page.hasMore,
+  }
+}
+
+/** The rows of these tickets with their joins, in the order of `ids`. */
+function rowsByIds(sqlite: Database, ids: number[]): TicketJoinRow[] {
+  if (ids.length === 0) return []
+  const rows = stmt<TicketJoinRow, [string]>(sqlite, BY_IDS_SQL).all(JSON.stringify(ids))
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  return ids.flatMap((id) => byId.get(id) ?? [])
+}
+
+/**
+ * A list filtered by what only the tickets table knows (search, tags, dates, unread): one scan gives the ids
+ * in order, as far as the count's cap or the page's end (whichever is further), so the search's hit sets are
+ * built once for both the page and its count; then the page's rows are read by id.
+ */
+function countedList(
+  sqlite: Database,
+  scope: ActorScope,
+  where: string,
+  params: Param[],
+  at: PageWindow,
+): TicketsPage {
+  const limit = Math.max(TICKET_COUNT_CAP, at.offset + at.size) + 1
+  const ids = stmt<[number], Param[]>(
+    sqlite,
+    `SELECT t.id FROM tickets t WHERE ${where} ORDER BY t.updated_at DESC LIMIT ?`,
+  ).values(...params, limit)
+  const reachedEnd = ids.length < limit
+  const ordered = rowsByIds(
+    sqlite,
+    ids.slice(at.offset, at.offset + at.size).map((r) => r[0] as number),
+  )
+  const page: TicketsPage = {
+    tickets: toTicketDtos(sqlite, ordered, scope.isTricked),
+    count: reachedEnd ? ids.length : limit - 1,
+    hasMore: ids.length > at.offset + at.size,
+  }
+  if (!reachedEnd) page.countCapped = true
+  return page
+}
+
+/**
+ * The tabs' badges (GET /tickets/counts, our addition): open tickets (the user's own, or all with show-all) and
+ * pending ones, for the normal lists and for groups, under the same visibility and queue selection as the
+ * lists, summed from `ticket_counts` (no table scan, whatever the size).
+ */
+export function ticketCounts(ctx: Ctx, q: TicketCountsQuery): TicketCountsDto {
+  const scope = actorScope(ctx)
+  const result: TicketCountsDto = { open: { assigned: 0, pending: 0 }, groups: { assigned: 0, pending: 0 } }
+  for (const status of ['open', 'pending'] as const) {
+    const filter: Filter = { where: [], params: [] }
+    scopeFilter(scope, { status, showAll: q.showAll, queueIds: q.queueIds }, COUNTS, filter)
+    const sql = `SELECT is_group AS g, coalesce(sum(count), 0) AS n FROM ticket_counts
+                  WHERE ${filter.where.join(' AND ')} GROUP BY is_group`
+    for (const row of stmt<{ g: number; n: number }, Param[]>(ctx.sqlite, sql).all(...filter.params)) {
+      const tab = row.g ? result.groups : result.open
+      tab[status === 'open' ? 'assigned' : 'pending'] += row.n
+    }
+  }
+  return result
+}

@@ -1,0 +1,67 @@
+import { type } from 'arktype'
+
+/** A list of record ids sent as JSON text in a query string (`queueIds=[1,2]`): bad JSON is a 400, never a 500. */
+const idList = type('string.json.parse').to(type('(1 <= number.integer <= 9007199254740991)[] <= 200'))
+
+const flag = type("'true' | 'false'").pipe((s) => s === 'true')
+
+/** A calendar day, `YYYY-MM-DD` (the server's local day: set TZ on the host). */
+const day = type(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/).describe('a day as YYYY-MM-DD')
+
+/** `GET /tickets`: every filter of the spec; lists travel as JSON text. Empty values count as absent. */
+export const listTicketsQuery = type({
+  '+': 'delete',
+  'searchParam?': 'string <= 200',
+  'pageNumber?': type('string.integer.parse').to('1 <= number.integer <= 100000'),
+  'status?': "'open' | 'pending' | 'closed' | ''",
+  'showAll?': flag,
+  'withUnreadMessages?': flag,
+  'queueIds?': idList,
+  'users?': idList,
+  'tags?': idList,
+  'date?': day,
+  'updatedAt?': day,
+  /** Our addition: the groups tab asks `isGroup=true`, the other lists `isGroup=false`; absent gives both. */
+  'isGroup?': flag,
+})
+
+export type ListTicketsQuery = typeof listTicketsQuery.infer
+
+/** `GET /tickets/counts`: the tabs' badges, with the list's own show-all and queue selection. */
+export const ticketCountsQuery = type({
+  '+': 'delete',
+  'showAll?': flag,
+  'queueIds?': idList,
+})
+
+export type TicketCountsQuery = typeof ticketCountsQuery.infer
+
+const id = '1 <= number.integer <= 9007199254740991'
+
+/**
+ * `PUT /tickets/{id}`: the spec sends `status` and `userId`, a transfer adds `queueId` and `whatsappId`.
+ * `sendFarewellMessage: false` closes without the farewell (default: with it).
+ */
+export const updateTicketBody = type({
+  '+': 'delete',
+  'status?': "'open' | 'pending' | 'closed'",
+  'userId?': `${id} | null`,
+  'queueId?': `${id} | null`,
+  'whatsappId?': id,
+  'sendFarewellMessage?': 'boolean',
+})
+
+export type UpdateTicketInput = typeof updateTicketBody.infer
+
+/** `POST /tickets`: a new open ticket for a contact. A queue is required unless the user is an admin. */
+export const createTicketBody = type({
+  '+': 'delete',
+  contactId: id,
+  'queueId?': `${id} | null`,
+  'whatsappId?': `${id} | null`,
+  'userId?': `${id} | null`,
+  /** Sent by the spec's client (always 'open'); `companyId` too, which is dropped: it comes from the session. */
+  'status?': "'open'",
+})
+
+export type CreateTicketInput = typeof createTicketBody.infer
