@@ -3,11 +3,13 @@ import { AppShell, type ProfileDialogProps } from './components/layout/AppShell'
 import { PublicOnly, RequireAuth, RequirePermission } from './components/RouteGuards'
 import { Toaster } from './components/ui/Toast'
 import { ConnectionsPage } from './pages/connections/ConnectionsPage'
+import { ContactsPage } from './pages/contacts/ContactsPage'
 import { ForgetPasswordPage } from './pages/forgetpsw/ForgetPasswordPage'
 import { LoginPage } from './pages/login/LoginPage'
 import { QueuesPage } from './pages/queues/QueuesPage'
 import { SettingsPage } from './pages/settings/SettingsPage'
 import { SignupPage } from './pages/signup/SignupPage'
+import { TagsPage } from './pages/tags/TagsPage'
 import { TicketsPage } from './pages/tickets/TicketsPage'
 import { UserDialog } from './pages/users/UserDialog'
 import { UsersPage } from './pages/users/UsersPage'
@@ -41,6 +43,8 @@ export function AppRoutes() {
           {/* The dashboard is not built yet: / leads to the tickets. */}
           <Route index element={<Navigate to="/tickets" replace />} />
           <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
+          <Route path="/contacts" element={<ContactsPage />} />
+          <Route path="/tags" element={<TagsPage />} />
           <Route
             path="/connections"
             element={

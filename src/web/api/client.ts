@@ -140,11 +140,13 @@ export async function request<T>(
     const headers: Record<string, string> = { Accept: 'application/json' }
     const token = getToken()
     if (token && !options.anonymous) headers.Authorization = `Bearer ${token}`
-    if (body !== undefined) headers['Content-Type'] = 'application/json'
+    // A FormData body (an upload) travels as multipart: the browser sets its Content-Type with the boundary.
+    const form = typeof FormData !== 'undefined' && body instanceof FormData
+    if (body !== undefined && !form) headers['Content-Type'] = 'application/json'
     return fetch(url(path, options.query), {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
       credentials: 'same-origin',
       signal: options.signal,
     })

@@ -25,7 +25,7 @@ describe('route guards', () => {
     signIn(makeUser())
     for (const path of ['/login', '/signup', '/forgetpsw']) {
       const view = renderAt(path, <Where />)
-      expect(await screen.findByText('O atendimento chega em breve')).toBeInTheDocument()
+      expect(await screen.findByText('Selecione um ticket')).toBeInTheDocument()
       expect(screen.getByTestId('where')).toHaveTextContent('/tickets')
       view.unmount()
     }
@@ -34,7 +34,7 @@ describe('route guards', () => {
   test('/ leads to /tickets', async () => {
     signIn(makeUser())
     renderAt('/', <Where />)
-    expect(await screen.findByText('O atendimento chega em breve')).toBeInTheDocument()
+    expect(await screen.findByText('Selecione um ticket')).toBeInTheDocument()
     expect(screen.getByTestId('where')).toHaveTextContent('/tickets')
   })
 

@@ -58,7 +58,7 @@ export function retainConnections(companyId: number): () => void {
   return retainLiveList(connectionsList, companyId)
 }
 
-/** Whether any connection needs someone (the '!' badge): anything but CONNECTED. */
+/** Whether any connection needs someone (the '!' badge): anything but CONNECTED (importing is connected). */
 export function needsAttention(list: WhatsappDto[] | null | undefined): boolean {
-  return !!list && list.some((c) => c.status !== 'CONNECTED')
+  return !!list && list.some((c) => c.status !== 'CONNECTED' && c.status !== 'importing')
 }

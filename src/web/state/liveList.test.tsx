@@ -239,4 +239,32 @@ describe('live lists', () => {
     expect(list.state.peek().items).toHaveLength(2) // unsubscribed
     release()
   })
+
+  test('mergePage decides where a page goes; events get the list params; patchEach changes rows in place', async () => {
+    serveRows()
+    const seen: unknown[] = []
+    const merged = defineLiveList<Row, { search: string }>({
+      name: 'test-merge',
+      id: (r) => r.id,
+      fetchPage: rowsList.fetchPage,
+      // Each page goes above the rows already shown.
+      mergePage: (shown, page) => [...page, ...shown],
+      events: [
+        liveEvent('queue', (data, list, params) => {
+          seen.push(params)
+          if (data.action === 'update')
+            list.patchEach((r) => (r.id === data.queue.id ? { ...r, name: data.queue.name } : r))
+        }),
+      ],
+    })
+    const { result } = renderHook(() => useLiveList(merged, { search: '' }))
+    await waitFor(() => expect(names(result.current.items)).toEqual(['Ana', 'Bia']))
+    act(() => result.current.loadMore())
+    await waitFor(() => expect(names(result.current.items)).toEqual(['Caio', 'Dora', 'Ana', 'Bia']))
+    const before = result.current.items
+    frame({ action: 'update', queue: row(4, 'Dóra') })
+    expect(seen).toEqual([{ search: '' }])
+    expect(names(result.current.items)).toEqual(['Caio', 'Dóra', 'Ana', 'Bia'])
+    expect(result.current.items[0]).toBe(before[0] as Row)
+  })
 })

@@ -49,20 +49,25 @@ export type LiveListOps<T> = {
   remove(id: number): void
   /** Change a row in place (no-op when it is not loaded). */
   patch(id: number, change: (item: T) => T): void
+  /** Change every loaded row (return the row itself to leave it as it is): a contact renamed on its tickets. */
+  patchEach(change: (item: T) => T): void
 }
 
-/** A company event the list follows (its name in src/shared/live.ts) and what it does to the rows. */
-export type LiveBinding<T> = {
+/**
+ * A company event the list follows (its name in src/shared/live.ts) and what it does to the rows; `params` are
+ * the list's own (a filter the event is checked against).
+ */
+export type LiveBinding<T, P = unknown> = {
   event: CompanyEventName
-  apply: (data: unknown, ops: LiveListOps<T>) => void
+  apply: (data: unknown, ops: LiveListOps<T>, params: P) => void
 }
 
 /** Binds a company event to the rows; the payload's type follows from the name (src/shared/live.ts). */
-export function liveEvent<T, K extends CompanyEventName>(
+export function liveEvent<T, K extends CompanyEventName, P = unknown>(
   event: K,
-  apply: (data: CompanyEvents[K], ops: LiveListOps<T>) => void,
-): LiveBinding<T> {
-  return { event, apply: apply as LiveBinding<T>['apply'] }
+  apply: (data: CompanyEvents[K], ops: LiveListOps<T>, params: P) => void,
+): LiveBinding<T, P> {
+  return { event, apply: apply as LiveBinding<T, P>['apply'] }
 }
 
 export type LiveListDefinition<T, P> = {
@@ -75,7 +80,12 @@ export type LiveListDefinition<T, P> = {
   sort?: (a: T, b: T) => number
   /** Whether a row belongs to this list (a search): a live row that does not match is left out or removed. */
   matches?: (item: T, params: P) => boolean
-  events: LiveBinding<T>[]
+  /**
+   * How a fetched page joins the rows already fetched (default: after them). `shown` is empty for the first
+   * page; a row of `page` that is already shown should replace it. Duplicates are dropped afterwards.
+   */
+  mergePage?: (shown: T[], page: T[]) => T[]
+  events: LiveBinding<T, P>[]
   /** A stable key for the params (defaults to JSON). */
   paramsKey?: (params: P) => string
 }
@@ -154,7 +164,7 @@ export class LiveList<T, P> implements LiveListOps<T> {
     this.offs = [
       ...this.definition.events.map((binding) =>
         subscribe(liveChannel(this.companyId, binding.event), (data: unknown) => {
-          if (data && typeof data === 'object') live((ops) => binding.apply(data, ops))
+          if (data && typeof data === 'object') live((ops) => binding.apply(data, ops, this.params))
         }),
       ),
       onReconnect(() => void this.refresh()),
@@ -196,7 +206,8 @@ export class LiveList<T, P> implements LiveListOps<T> {
         : { loading: true, error: null, loadingMore: false },
     )
     const want = Math.max(1, this.pages)
-    const items: T[] = []
+    const merge = this.definition.mergePage ?? appendPage
+    let items: T[] = []
     let hasMore = false
     let count: number | null = null
     let got = 0
@@ -204,7 +215,7 @@ export class LiveList<T, P> implements LiveListOps<T> {
       for (let n = 1; n <= want; n++) {
         const page = await this.definition.fetchPage(this.params, n, controller.signal)
         if (gen !== this.generation) return
-        items.push(...page.items)
+        items = merge(items, page.items)
         hasMore = page.hasMore
         count = page.count ?? null
         got = n
@@ -248,8 +259,9 @@ export class LiveList<T, P> implements LiveListOps<T> {
       if (gen !== this.generation) return
       this.pages++
       const now = this.state.peek()
+      const merge = this.definition.mergePage ?? appendPage
       this.set({
-        items: dedupe([...now.items, ...page.items], this.definition.id),
+        items: dedupe(merge(now.items, page.items), this.definition.id),
         hasMore: page.hasMore,
         count: page.count ?? now.count,
         loadingMore: false,
@@ -298,6 +310,17 @@ export class LiveList<T, P> implements LiveListOps<T> {
     this.set({ items: replaceAt(s.items, at, change(s.items[at] as T)) })
   }
 
+  patchEach(change: (item: T) => T): void {
+    const s = this.state.peek()
+    let changed = false
+    const items = s.items.map((item) => {
+      const next = change(item)
+      if (next !== item) changed = true
+      return next
+    })
+    if (changed) this.set({ items })
+  }
+
   /** Ends the store whoever holds it (sign-out, tests). */
   dispose(): void {
     if (this.holders > 0) this.stop()
@@ -308,6 +331,10 @@ export class LiveList<T, P> implements LiveListOps<T> {
   get holderCount(): number {
     return this.holders
   }
+}
+
+function appendPage<T>(shown: T[], page: T[]): T[] {
+  return [...shown, ...page]
 }
 
 function replaceAt<T>(items: T[], at: number, item: T): T[] {

@@ -148,7 +148,7 @@ describe('a session that ends by itself', () => {
     await userEvent.type(screen.getByLabelText('E-mail'), 'ana@example.com')
     await userEvent.type(screen.getByLabelText('Senha'), 'segredo1')
     await userEvent.click(screen.getByRole('button', { name: 'Entrar' }))
-    await screen.findByText('O atendimento chega em breve')
+    await screen.findByText('Selecione um ticket')
     expect(signOutReason.value).toBeNull()
     expect(sessionStorage.getItem(SIGN_OUT_REASON_KEY)).toBeNull()
   })

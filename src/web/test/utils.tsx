@@ -22,7 +22,7 @@ export function mockFetch(routes: Record<string, Handler>) {
     const url = new URL(String(input), 'http://localhost')
     const method = (init?.method ?? 'GET').toUpperCase()
     const headers = new Headers(init?.headers)
-    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : (init?.body ?? undefined)
     const call = { method, path: url.pathname, query: url.searchParams, body, headers }
     calls.push(call)
     const key = `${method} ${url.pathname}`

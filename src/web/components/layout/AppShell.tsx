@@ -12,6 +12,7 @@ import { connectionsOf, needsAttention, retainConnections } from '../../state/co
 import { currentUser, endSession, patchCurrentUser, reasonForClose, setSession } from '../../state/session'
 import { setSettings, upsertSetting } from '../../state/settings'
 import { watchMenuBadge } from './menuBadges'
+import { useUnreadAlerts } from './notifications/useUnreadAlerts'
 import { MobileDrawer, SideMenu } from './SideMenu'
 import { TopBar } from './TopBar'
 
@@ -95,6 +96,7 @@ export function AppShell({
 
   useSessionLive(user?.companyId, user?.id)
   useConnectionsBadge(user?.companyId, can(user, 'connections-page:actionButtons'))
+  useUnreadAlerts(user?.companyId, user?.id)
 
   if (!user) return null
 

@@ -25,6 +25,7 @@ import { Badge } from '../ui/Badge'
 import { IconButton } from '../ui/Button'
 import { Menu, MenuButton, MenuDivider, MenuEntry, MenuGroup, MenuPanel } from '../ui/Menu'
 import { anyMenuBadge, MENU_BADGE_LABELS, menuBadgeShown } from './menuBadges'
+import { NotificationsPopover } from './notifications/NotificationsPopover'
 import { VolumeControl } from './VolumeControl'
 
 export function TopBar({
@@ -103,6 +104,7 @@ export function TopBar({
         )}
       </div>
       <div className="flex items-center gap-0.5 sm:gap-1">
+        <NotificationsPopover />
         <VolumeControl />
         <IconButton
           label={dark ? t('shell.themeLight') : t('shell.themeDark')}

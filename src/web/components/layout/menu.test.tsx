@@ -29,10 +29,16 @@ const plan = (flags: Partial<PlanDto>): PlanDto =>
   }) as PlanDto
 
 describe('menu items', () => {
-  test('an attendant sees only Atendimentos; an admin also sees the admin pages', () => {
-    expect(visibleMenuItems(makeUser({ profile: 'user' })).map((i) => i.to)).toEqual(['/tickets'])
+  test('an attendant sees the everyday pages; an admin also sees the admin pages', () => {
+    expect(visibleMenuItems(makeUser({ profile: 'user' })).map((i) => i.to)).toEqual([
+      '/tickets',
+      '/contacts',
+      '/tags',
+    ])
     expect(visibleMenuItems(makeUser({ profile: 'admin' })).map((i) => i.to)).toEqual([
       '/tickets',
+      '/contacts',
+      '/tags',
       '/connections',
       '/queues',
       '/users',

@@ -1,4 +1,4 @@
-import { Inbox, type LucideIcon, Settings, Smartphone, Users, Workflow } from 'lucide-react'
+import { BookUser, Inbox, type LucideIcon, Settings, Smartphone, Tag, Users, Workflow } from 'lucide-react'
 import type { SessionUser } from '../../../shared/api'
 import { can, type Permission } from '../../../shared/permissions'
 import { type PlanFlag, planAllows } from '../../../shared/plans'
@@ -20,6 +20,8 @@ export type MenuItemDef = {
 /** Only pages that exist today are listed; the rest of the spec's menu arrives with their pages. */
 export const MENU_ITEMS: MenuItemDef[] = [
   { to: '/tickets', labelKey: 'menu.tickets', icon: Inbox, section: 'main' },
+  { to: '/contacts', labelKey: 'menu.contacts', icon: BookUser, section: 'main' },
+  { to: '/tags', labelKey: 'menu.tags', icon: Tag, section: 'main' },
   {
     to: '/connections',
     labelKey: 'menu.connections',

@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { cn } from '../../lib/cn'
 
 export function initials(name: string): string {
@@ -17,7 +18,37 @@ function hueFor(name: string): string {
   return hues[h % hues.length]!
 }
 
-export function Avatar({ name, size = 32, className }: { name: string; size?: number; className?: string }) {
+/**
+ * A person's picture: `src` when given and it loads, else their initials on a calm colour (also while a
+ * picture is missing or broken).
+ */
+export function Avatar({
+  name,
+  size = 32,
+  className,
+  src,
+}: {
+  name: string
+  size?: number
+  className?: string
+  src?: string | null
+}) {
+  const [failed, setFailed] = useState<string | null>(null)
+  if (src && failed !== src)
+    return (
+      <img
+        src={src}
+        alt=""
+        aria-hidden
+        loading="lazy"
+        decoding="async"
+        width={size}
+        height={size}
+        onError={() => setFailed(src)}
+        className={cn('inline-block shrink-0 select-none rounded-full bg-surface-3 object-cover', className)}
+        style={{ width: size, height: size }}
+      />
+    )
   return (
     <span
       aria-hidden

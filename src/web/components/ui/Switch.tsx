@@ -33,6 +33,8 @@ export function Switch({
         onChange={onChange}
         disabled={disabled}
         aria-labelledby={`${id}-label`}
+        // headlessui replaces aria-labelledby with its own (empty) label wiring: name it directly too.
+        aria-label={typeof label === 'string' ? label : undefined}
         aria-describedby={description ? `${id}-desc` : undefined}
         className={cn(
           'group relative inline-flex h-6 w-10 shrink-0 cursor-pointer rounded-full border-2 border-transparent transition-colors duration-150',

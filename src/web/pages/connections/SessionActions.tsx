@@ -16,6 +16,7 @@ export const STATUS_TONE: Record<ConnectionStatus, BadgeTone> = {
   OPENING: 'warning',
   DISCONNECTED: 'danger',
   TIMEOUT: 'danger',
+  importing: 'success',
 }
 
 const DOT: Record<BadgeTone, string> = {
@@ -126,6 +127,7 @@ export function SessionActions({
       content = qr()
       break
     case 'CONNECTED':
+    case 'importing':
       content = disconnect()
       break
     case 'DISCONNECTED':

@@ -34,7 +34,7 @@ describe('LoginPage', () => {
     expect(screen.getByRole('link', { name: 'Criar Conta' })).toHaveAttribute('href', '/signup')
     expect(screen.getByRole('link', { name: 'Esqueceu a senha?' })).toHaveAttribute('href', '/forgetpsw')
     await fillAndSubmit()
-    expect(await screen.findByText('O atendimento chega em breve')).toBeInTheDocument()
+    expect(await screen.findByText('Selecione um ticket')).toBeInTheDocument()
     expect(screen.getByTestId('where')).toHaveTextContent('/tickets')
     expect(localStorage.getItem('token')).toBe(TEST_TOKEN)
     expect(localStorage.getItem('companyId')).toBe('7')

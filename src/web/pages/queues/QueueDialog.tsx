@@ -73,7 +73,7 @@ export function validateQueue(form: QueueForm, t: (k: string) => string) {
   })
 }
 
-function ColorPicker({
+export function ColorPicker({
   value,
   onChange,
   invalid,

@@ -1,51 +1,119 @@
-import { useSignals } from '@preact/signals-react/runtime'
-import { Inbox, Users, Workflow } from 'lucide-react'
+import { MessagesSquare } from 'lucide-react'
+import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router-dom'
-import { can } from '../../../shared/permissions'
-import { currentUser } from '../../state/session'
+import { useNavigate, useParams } from 'react-router-dom'
+import type { TicketDto } from '../../../shared/api'
+import { cn } from '../../lib/cn'
+import { useIsPhone } from '../../lib/useMediaQuery'
+import { openTicketRef } from '../../state/notifications'
+import { Conversation } from './conversation/Conversation'
+import { TicketsManager } from './list/TicketsManager'
+import { NewTicketDialog } from './NewTicketDialog'
 
-/** The inbox arrives in a later issue; until then an honest empty state. */
-export function TicketsPage() {
-  useSignals()
+/** The right-hand pane when no ticket is open. */
+function NoTicket() {
   const { t } = useTranslation()
-  const admin = can(currentUser.value, 'drawer-admin-items:view')
   return (
-    <div className="flex flex-1 items-center justify-center p-6">
-      <div className="flex max-w-lg flex-col items-center text-center">
-        <div className="relative mb-6">
-          <div className="flex size-16 items-center justify-center rounded-2xl border border-border bg-surface text-link shadow-sm">
-            <Inbox className="size-8" aria-hidden />
-          </div>
-          <span
-            className="-right-1 -top-1 absolute size-4 rounded-full border-2 border-bg bg-brand"
-            aria-hidden
+    <div className="flex flex-1 flex-col items-center justify-center gap-3 bg-bg p-8 text-center">
+      <div className="flex size-16 items-center justify-center rounded-2xl border border-border bg-surface text-muted">
+        <MessagesSquare className="size-8" aria-hidden />
+      </div>
+      <h2 className="font-semibold text-[17px] text-fg">{t('ticketList.selectTitle')}</h2>
+      <p className="max-w-sm text-muted text-sm leading-relaxed">{t('ticketList.selectText')}</p>
+    </div>
+  )
+}
+
+type PhoneTab = 'ticket' | 'list'
+
+/**
+ * The tickets screen (spec 1, section 2), route /tickets/:ticketId? (an id or a uuid): on wide screens the
+ * list (4 of 12 columns) beside the conversation (8 of 12); below 600 px the spec's two tabs, 'Ticket' (the
+ * conversation) and 'Atendimentos' (the list). Both panes stay mounted, so the lists stay live and keep their
+ * scroll position.
+ */
+export function TicketsPage() {
+  const { t } = useTranslation()
+  const { ticketId } = useParams()
+  const navigate = useNavigate()
+  const phone = useIsPhone()
+  const [phoneTab, setPhoneTab] = useState<PhoneTab>(ticketId ? 'ticket' : 'list')
+  const [creating, setCreating] = useState(false)
+  const selected = ticketId ?? null
+
+  useEffect(() => {
+    if (ticketId) setPhoneTab('ticket')
+  }, [ticketId])
+
+  // Notifications leave out the ticket the user is reading.
+  useEffect(() => {
+    openTicketRef.value = selected
+    return () => {
+      openTicketRef.value = null
+    }
+  }, [selected])
+
+  const openTicket = useCallback(
+    (ticket: Pick<TicketDto, 'uuid' | 'id'> | { uuid?: string; id?: number }) => {
+      const ref = ticket.uuid || (ticket.id != null ? String(ticket.id) : null)
+      if (!ref) return
+      setPhoneTab('ticket')
+      navigate(`/tickets/${ref}`)
+    },
+    [navigate],
+  )
+
+  const closeTicket = useCallback(() => {
+    setPhoneTab('list')
+    navigate('/tickets')
+  }, [navigate])
+
+  const showList = !phone || phoneTab === 'list'
+  const showTicket = !phone || phoneTab === 'ticket'
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col" data-testid="tickets-page">
+      {phone && (
+        <div
+          role="tablist"
+          aria-label={t('ticketList.screen')}
+          className="flex shrink-0 border-border border-b bg-surface"
+        >
+          {(['ticket', 'list'] as const).map((key) => (
+            <button
+              key={key}
+              type="button"
+              role="tab"
+              aria-selected={phoneTab === key}
+              onClick={() => setPhoneTab(key)}
+              className={cn(
+                'h-11 flex-1 border-b-2 font-medium text-sm transition-colors duration-150',
+                phoneTab === key ? 'border-brand text-fg' : 'border-transparent text-muted',
+              )}
+            >
+              {key === 'ticket' ? t('ticketList.phoneTabs.ticket') : t('ticketList.phoneTabs.list')}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="grid min-h-0 flex-1 grid-cols-1 sm:grid-cols-[minmax(300px,4fr)_8fr] lg:grid-cols-[minmax(360px,4fr)_8fr]">
+        <div className={cn('min-h-0 flex-col border-border sm:border-r', showList ? 'flex' : 'hidden')}>
+          <TicketsManager
+            selected={selected}
+            onOpen={openTicket}
+            onAccepted={openTicket}
+            onNewTicket={() => setCreating(true)}
           />
         </div>
-        <h1 className="font-semibold text-[22px] text-fg tracking-tight">{t('tickets.comingTitle')}</h1>
-        <p className="mt-2 text-muted text-sm leading-relaxed">{t('tickets.comingText')}</p>
-        <p className="mt-4 text-muted text-sm">
-          {admin ? t('tickets.comingHintAdmin') : t('tickets.comingHintUser')}
-        </p>
-        {admin && (
-          <div className="mt-6 flex flex-wrap justify-center gap-2">
-            <Link
-              to="/queues"
-              className="inline-flex h-9 items-center gap-2 rounded-lg bg-primary px-4 font-medium text-on-primary text-sm hover:bg-primary-hover max-sm:h-11"
-            >
-              <Workflow className="size-4" aria-hidden />
-              {t('tickets.goQueues')}
-            </Link>
-            <Link
-              to="/users"
-              className="inline-flex h-9 items-center gap-2 rounded-lg border border-border-strong bg-surface px-4 font-medium text-fg text-sm hover:bg-surface-2 max-sm:h-11"
-            >
-              <Users className="size-4" aria-hidden />
-              {t('tickets.goUsers')}
-            </Link>
-          </div>
-        )}
+        <div className={cn('min-h-0 min-w-0 flex-col', showTicket ? 'flex' : 'hidden')}>
+          {ticketId ? (
+            <Conversation key={ticketId} ticketId={ticketId} onClosed={closeTicket} />
+          ) : (
+            <NoTicket />
+          )}
+        </div>
       </div>
+      <NewTicketDialog open={creating} onClose={() => setCreating(false)} onOpenTicket={openTicket} />
     </div>
   )
 }

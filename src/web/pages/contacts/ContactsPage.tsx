@@ -1,0 +1,200 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { BookUser, MessageSquarePlus, Pencil, Plus, Search, Trash2, UserPlus } from 'lucide-react'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { ContactDto } from '../../../shared/api'
+import { can } from '../../../shared/permissions'
+import { api } from '../../api/client'
+import { errorMessage, toastError } from '../../api/errors'
+import { Card, Page } from '../../components/layout/Page'
+import { Button, IconButton } from '../../components/ui/Button'
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { EmptyState } from '../../components/ui/EmptyState'
+import { Input } from '../../components/ui/Field'
+import { type Column, DataTable } from '../../components/ui/Table'
+import { useDebounced } from '../../lib/useDebounced'
+import { useLiveList } from '../../state/liveList'
+import { currentUser } from '../../state/session'
+import { toast } from '../../state/toast'
+import { ContactAvatar } from './ContactAvatar'
+import { ContactDialog } from './ContactDialog'
+import { useStartTicket } from './StartTicket'
+import { contactsList } from './state'
+
+/** Spec: search debounce 500 ms. */
+export const SEARCH_DEBOUNCE = 500
+
+const contactId = (c: ContactDto) => c.id
+
+/**
+ * The contacts screen: title with the count, search, add, edit, delete (contacts-page:deleteContact) and start a
+ * ticket. Numbers are shown as the server gives them (masked for users who may not see them in full).
+ */
+export function ContactsPage() {
+  useSignals()
+  const { t } = useTranslation()
+  const me = currentUser.value
+  const canDelete = can(me, 'contacts-page:deleteContact')
+  const [search, setSearch] = useState('')
+  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
+  const [dialog, setDialog] = useState<{ id: number | null } | null>(null)
+  const [deleting, setDeleting] = useState<ContactDto | null>(null)
+  const list = useLiveList(contactsList, { search: term })
+  const { upsert, remove, reload } = list
+  const startTicket = useStartTicket()
+
+  const confirmDelete = async () => {
+    if (!deleting) return
+    try {
+      await api.delete(`/contacts/${deleting.id}`)
+      remove(deleting.id)
+      toast.success(t('contacts.deleted'))
+    } catch (err) {
+      toastError(err)
+      throw err
+    }
+  }
+
+  const actions = (c: ContactDto) => (
+    <div className="flex justify-end gap-0.5">
+      {!c.isGroup && (
+        <IconButton
+          size="sm"
+          label={`${t('contacts.startTicket')}: ${c.name}`}
+          icon={<MessageSquarePlus className="size-4" />}
+          onClick={() => startTicket.start(c)}
+          disabled={startTicket.busy}
+        />
+      )}
+      <IconButton
+        size="sm"
+        label={`${t('common.edit')}: ${c.name}`}
+        icon={<Pencil className="size-4" />}
+        onClick={() => setDialog({ id: c.id })}
+      />
+      {canDelete && (
+        <IconButton
+          size="sm"
+          variant="danger-ghost"
+          label={`${t('common.delete')}: ${c.name}`}
+          icon={<Trash2 className="size-4" />}
+          onClick={() => setDeleting(c)}
+        />
+      )}
+    </div>
+  )
+
+  const nameCell = (c: ContactDto) => (
+    <div className="flex min-w-0 items-center gap-3">
+      <ContactAvatar name={c.name} url={c.profilePicUrl} isGroup={c.isGroup} size={32} />
+      <span className="truncate font-medium text-fg">{c.name}</span>
+    </div>
+  )
+
+  const columns: Column<ContactDto>[] = [
+    { key: 'name', header: t('contacts.name'), cell: nameCell, width: '36%' },
+    {
+      key: 'number',
+      header: t('contacts.number'),
+      cell: (c) => <span className="text-muted tnum">{c.number}</span>,
+      width: '22%',
+    },
+    {
+      key: 'email',
+      header: t('contacts.email'),
+      cell: (c) => <span className="truncate text-muted">{c.email}</span>,
+    },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('common.actions')}</span>,
+      cell: actions,
+      align: 'right',
+      width: '132px',
+    },
+  ]
+
+  const mobileCard = (c: ContactDto) => (
+    <div className="flex items-center gap-3">
+      <ContactAvatar name={c.name} url={c.profilePicUrl} isGroup={c.isGroup} size={40} />
+      <div className="min-w-0 flex-1">
+        <div className="truncate font-medium text-fg">{c.name}</div>
+        <div className="truncate text-[13px] text-muted tnum">{c.number}</div>
+        {c.email && <div className="truncate text-subtle text-xs">{c.email}</div>}
+      </div>
+      {actions(c)}
+    </div>
+  )
+
+  return (
+    <Page
+      title={t('contacts.title')}
+      subtitle={list.count != null ? t('contacts.count', { count: list.count }) : undefined}
+      actions={
+        <Button icon={<Plus className="size-4" />} onClick={() => setDialog({ id: null })}>
+          {t('contacts.add')}
+        </Button>
+      }
+    >
+      <Card className="flex-1">
+        <div className="border-border border-b p-3">
+          <div className="relative max-w-sm">
+            <Search
+              className="-translate-y-1/2 pointer-events-none absolute top-1/2 left-3 size-4 text-subtle"
+              aria-hidden
+            />
+            <Input
+              type="search"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              placeholder={t('contacts.search')}
+              aria-label={t('contacts.search')}
+              className="pl-9"
+            />
+          </div>
+        </div>
+        <DataTable
+          label={t('contacts.title')}
+          rows={list.items}
+          rowKey={contactId}
+          columns={columns}
+          loading={list.loading}
+          loadingMore={list.loadingMore}
+          error={list.error ? errorMessage(list.error) : null}
+          onRetry={list.items.length ? list.loadMore : reload}
+          hasMore={list.hasMore}
+          onLoadMore={list.loadMore}
+          mobileCard={mobileCard}
+          empty={
+            term ? (
+              <EmptyState icon={<Search />} title={t('contacts.emptyTitle')}>
+                {t('contacts.emptySearch', { term })}
+              </EmptyState>
+            ) : (
+              <EmptyState
+                icon={<BookUser />}
+                title={t('contacts.emptyTitle')}
+                action={
+                  <Button icon={<UserPlus className="size-4" />} onClick={() => setDialog({ id: null })}>
+                    {t('contacts.add')}
+                  </Button>
+                }
+              >
+                {t('contacts.emptyText')}
+              </EmptyState>
+            )
+          }
+        />
+      </Card>
+      {dialog && (
+        <ContactDialog
+          open
+          contactId={dialog.id}
+          onClose={() => setDialog(null)}
+          onSaved={(c) => upsert(c)}
+        />
+      )}
+      {startTicket.dialog}
+      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+    </Page>
+  )
+}

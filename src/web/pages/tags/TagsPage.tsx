@@ -1,0 +1,187 @@
+import { Columns3, Pencil, Plus, Search, Tag, Tags, Trash2 } from 'lucide-react'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { TagDto } from '../../../shared/api'
+import { api } from '../../api/client'
+import { errorMessage, toastError } from '../../api/errors'
+import { Card, Page } from '../../components/layout/Page'
+import { Badge } from '../../components/ui/Badge'
+import { Button, IconButton } from '../../components/ui/Button'
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { EmptyState } from '../../components/ui/EmptyState'
+import { Input } from '../../components/ui/Field'
+import { type Column, DataTable } from '../../components/ui/Table'
+import { useDebounced } from '../../lib/useDebounced'
+import { useLiveList } from '../../state/liveList'
+import { toast } from '../../state/toast'
+import { TagDialog } from './TagDialog'
+import { tagsList } from './tagsList'
+
+/** Spec: search debounce 500 ms. */
+export const SEARCH_DEBOUNCE = 500
+
+function TagName({ tag }: { tag: TagDto }) {
+  return (
+    <span className="inline-flex min-w-0 max-w-full items-center gap-2 rounded-full border border-border bg-surface px-2.5 py-0.5">
+      <span
+        aria-hidden
+        className="size-2.5 shrink-0 rounded-full ring-1 ring-black/10 dark:ring-white/15"
+        style={{ background: tag.color }}
+      />
+      <span className="truncate font-medium text-fg text-sm">{tag.name}</span>
+    </span>
+  )
+}
+
+/** The tags screen (spec 2): title with the count, search, add, edit, delete; live by `company-{id}-tag`. */
+export function TagsPage() {
+  const { t } = useTranslation()
+  const [search, setSearch] = useState('')
+  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
+  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
+  const [deleting, setDeleting] = useState<TagDto | null>(null)
+  const list = useLiveList(tagsList, { search: term })
+  const { upsert, remove, reload } = list
+
+  const confirmDelete = async () => {
+    if (!deleting) return
+    try {
+      await api.delete(`/tags/${deleting.id}`)
+      remove(deleting.id)
+      toast.success(t('tags.deleted'))
+    } catch (err) {
+      toastError(err)
+      throw err
+    }
+  }
+
+  const actions = (tag: TagDto) => (
+    <div className="flex justify-end gap-0.5">
+      <IconButton
+        size="sm"
+        label={`${t('common.edit')}: ${tag.name}`}
+        icon={<Pencil className="size-4" />}
+        onClick={() => setDialog({ id: tag.id })}
+      />
+      <IconButton
+        size="sm"
+        variant="danger-ghost"
+        label={`${t('common.delete')}: ${tag.name}`}
+        icon={<Trash2 className="size-4" />}
+        onClick={() => setDeleting(tag)}
+      />
+    </div>
+  )
+
+  const kanbanCell = (tag: TagDto) =>
+    tag.kanban === 1 ? (
+      <Badge tone="brand">
+        <Columns3 className="size-3.5" aria-hidden />
+        {t('tags.lane')}
+      </Badge>
+    ) : (
+      <span className="text-subtle text-xs">{t('tags.ordinary')}</span>
+    )
+
+  const ticketsCell = (tag: TagDto) =>
+    tag.ticketsCount == null ? (
+      <span className="text-subtle">—</span>
+    ) : (
+      <span className="tnum">{tag.ticketsCount}</span>
+    )
+
+  const columns: Column<TagDto>[] = [
+    { key: 'name', header: t('tags.name'), cell: (tag) => <TagName tag={tag} /> },
+    { key: 'kanban', header: t('tags.kind'), cell: kanbanCell, width: '160px' },
+    { key: 'tickets', header: t('tags.tickets'), cell: ticketsCell, width: '110px', align: 'right' },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('common.actions')}</span>,
+      cell: actions,
+      align: 'right',
+      width: '96px',
+    },
+  ]
+
+  const mobileCard = (tag: TagDto) => (
+    <div className="flex items-center gap-3">
+      <div className="min-w-0 flex-1 space-y-1">
+        <TagName tag={tag} />
+        <div className="flex items-center gap-2 text-muted text-xs">
+          {kanbanCell(tag)}
+          {tag.ticketsCount != null && (
+            <span className="tnum">{t('tags.ticketsCount', { count: tag.ticketsCount })}</span>
+          )}
+        </div>
+      </div>
+      {actions(tag)}
+    </div>
+  )
+
+  return (
+    <Page
+      title={t('tags.title')}
+      subtitle={list.count != null ? t('tags.count', { count: list.count }) : undefined}
+      actions={
+        <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+          {t('tags.add')}
+        </Button>
+      }
+    >
+      <Card className="flex-1">
+        <div className="border-border border-b p-3">
+          <div className="relative max-w-sm">
+            <Search
+              className="-translate-y-1/2 pointer-events-none absolute top-1/2 left-3 size-4 text-subtle"
+              aria-hidden
+            />
+            <Input
+              type="search"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              placeholder={t('tags.search')}
+              aria-label={t('tags.search')}
+              className="pl-9"
+            />
+          </div>
+        </div>
+        <DataTable
+          label={t('tags.title')}
+          rows={list.items}
+          rowKey={(tag) => tag.id}
+          columns={columns}
+          loading={list.loading}
+          loadingMore={list.loadingMore}
+          error={list.error ? errorMessage(list.error) : null}
+          onRetry={list.items.length ? list.loadMore : reload}
+          hasMore={list.hasMore}
+          onLoadMore={list.loadMore}
+          mobileCard={mobileCard}
+          empty={
+            term ? (
+              <EmptyState icon={<Search />} title={t('tags.emptySearchTitle')}>
+                {t('tags.emptySearch', { term })}
+              </EmptyState>
+            ) : (
+              <EmptyState
+                icon={<Tags />}
+                title={t('tags.emptyTitle')}
+                action={
+                  <Button icon={<Tag className="size-4" />} onClick={() => setDialog({})}>
+                    {t('tags.add')}
+                  </Button>
+                }
+              >
+                {t('tags.emptyText')}
+              </EmptyState>
+            )
+          }
+        />
+      </Card>
+      {dialog && (
+        <TagDialog open tagId={dialog.id} onClose={() => setDialog(null)} onSaved={(tag) => upsert(tag)} />
+      )}
+      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+    </Page>
+  )
+}

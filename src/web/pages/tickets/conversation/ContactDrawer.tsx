@@ -1,0 +1,180 @@
+import { Mail, Pencil, Phone, X } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { ContactDto, TicketDto } from '../../../../shared/api'
+import { liveChannel } from '../../../../shared/live'
+import { api } from '../../../api/client'
+import { errorMessage } from '../../../api/errors'
+import { subscribe } from '../../../api/live'
+import { Button } from '../../../components/ui/Button'
+import { Skeleton } from '../../../components/ui/Skeleton'
+import { cn } from '../../../lib/cn'
+import { currentUser } from '../../../state/session'
+import { ContactAvatar } from '../../contacts/ContactAvatar'
+import { ContactDialog } from '../../contacts/ContactDialog'
+
+/** A number as a phone link: digits (and a leading +) only. */
+export function telHref(number: string): string | null {
+  if (!number || number.includes('*')) return null
+  const digits = number.replace(/[^\d+]/g, '')
+  return digits ? `tel:${digits.startsWith('+') ? digits : `+${digits}`}` : null
+}
+
+/**
+ * The contact drawer: slides over the conversation from the right. Name, number as a phone link, e-mail as a
+ * mail link, the edit button and the extra-info list; live by `company-{id}-contact`.
+ */
+export function ContactDrawer({
+  ticket,
+  open,
+  onClose,
+  readOnly,
+}: {
+  ticket: TicketDto
+  open: boolean
+  onClose: () => void
+  readOnly?: boolean
+}) {
+  const { t } = useTranslation()
+  const [contact, setContact] = useState<ContactDto | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [editing, setEditing] = useState(false)
+  const id = ticket.contactId
+
+  useEffect(() => {
+    if (!open) return
+    const ctrl = new AbortController()
+    setError(null)
+    api
+      .get<ContactDto>(`/contacts/${id}`, { signal: ctrl.signal })
+      .then(setContact)
+      .catch((err) => {
+        if ((err as Error)?.name !== 'AbortError') setError(err)
+      })
+    const company = currentUser.peek()?.companyId
+    const off =
+      company == null
+        ? () => {}
+        : subscribe(liveChannel(company, 'contact'), (data) => {
+            if (data?.action === 'update' && data.contact?.id === id) setContact(data.contact)
+          })
+    return () => {
+      ctrl.abort()
+      off()
+    }
+  }, [open, id])
+
+  useEffect(() => {
+    if (!open) return
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !editing) onClose()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [open, editing, onClose])
+
+  const shown = contact ?? {
+    ...ticket.contact,
+    extraInfo: [],
+    disableBot: false,
+  }
+  const tel = telHref(shown.number)
+
+  return (
+    <aside
+      aria-label={t('conversation.contactInfo')}
+      aria-hidden={!open}
+      inert={!open || undefined}
+      className={cn(
+        'absolute inset-y-0 right-0 z-20 flex w-full flex-col border-border border-l bg-surface sm:w-80',
+        'transition-[transform,visibility] duration-200 ease-out motion-reduce:transition-none',
+        open ? 'translate-x-0 shadow-pop' : 'pointer-events-none invisible translate-x-full',
+      )}
+      data-testid="contact-drawer"
+    >
+      <div className="flex h-16 shrink-0 items-center gap-2 border-border border-b px-3">
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label={t('common.close')}
+          title={t('common.close')}
+          className="flex size-9 items-center justify-center rounded-lg text-muted hover:bg-surface-2 hover:text-fg max-sm:size-11"
+        >
+          <X className="size-5" aria-hidden />
+        </button>
+        <h2 className="font-semibold text-[15px] text-fg">{t('conversation.contactInfo')}</h2>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        <div className="flex flex-col items-center gap-2 border-border border-b px-5 py-6 text-center">
+          <ContactAvatar name={shown.name} url={shown.profilePicUrl} isGroup={ticket.isGroup} size={96} />
+          <div className="mt-1 font-semibold text-[17px] text-fg">{shown.name}</div>
+          {shown.number &&
+            (tel ? (
+              <a
+                href={tel}
+                className="inline-flex items-center gap-1.5 text-link text-sm tnum hover:underline"
+              >
+                <Phone className="size-3.5" aria-hidden />
+                {shown.number}
+              </a>
+            ) : (
+              <span className="inline-flex items-center gap-1.5 text-muted text-sm tnum">
+                <Phone className="size-3.5" aria-hidden />
+                {shown.number}
+              </span>
+            ))}
+          {shown.email && (
+            <a
+              href={`mailto:${shown.email}`}
+              className="inline-flex max-w-full items-center gap-1.5 truncate text-link text-sm hover:underline"
+            >
+              <Mail className="size-3.5 shrink-0" aria-hidden />
+              <span className="truncate">{shown.email}</span>
+            </a>
+          )}
+          {!readOnly && (
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<Pencil className="size-4" />}
+              className="mt-2"
+              onClick={() => setEditing(true)}
+              disabled={!contact}
+            >
+              {t('conversation.editContact')}
+            </Button>
+          )}
+        </div>
+        <section className="px-5 py-4">
+          <h3 className="mb-2 font-semibold text-[12px] text-subtle uppercase tracking-wider">
+            {t('contacts.extraInfo')}
+          </h3>
+          {error ? (
+            <p className="text-danger text-sm" role="alert">
+              {errorMessage(error)}
+            </p>
+          ) : !contact ? (
+            <div className="space-y-2" aria-busy>
+              <Skeleton className="h-4 w-32" />
+              <Skeleton className="h-4 w-48" />
+            </div>
+          ) : contact.extraInfo.length === 0 ? (
+            <p className="text-muted text-sm">{t('contacts.extraInfoEmpty')}</p>
+          ) : (
+            <dl className="flex flex-col gap-3">
+              {contact.extraInfo.map((x) => (
+                <div key={x.id} className="min-w-0">
+                  <dt className="text-[12px] text-muted">{x.name}</dt>
+                  <dd className="break-words text-fg text-sm">{x.value}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </section>
+      </div>
+      {editing && (
+        <ContactDialog open contactId={id} onClose={() => setEditing(false)} onSaved={(c) => setContact(c)} />
+      )}
+    </aside>
+  )
+}

@@ -1,0 +1,607 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import {
+  FileText,
+  Film,
+  Lock,
+  Mic,
+  Paperclip,
+  Pencil,
+  PenLine,
+  Reply,
+  SendHorizontal,
+  Trash2,
+  X,
+} from 'lucide-react'
+import {
+  type ClipboardEvent,
+  type DragEvent,
+  type KeyboardEvent,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react'
+import { useTranslation } from 'react-i18next'
+import type { MessageDto, TicketDto } from '../../../../shared/api'
+import { toastError } from '../../../api/errors'
+import { Spinner } from '../../../components/ui/Spinner'
+import { cn } from '../../../lib/cn'
+import { useIsPhone } from '../../../lib/useMediaQuery'
+import { editMessage, sendMediaMessage, sendTextMessage } from '../../../state/messages'
+import { currentUser } from '../../../state/session'
+import { settingValue } from '../../../state/settings'
+import { toast } from '../../../state/toast'
+import { EmojiPicker } from './EmojiPicker'
+import { clock, fileSize } from './format'
+import { QuotedBar } from './QuotedBar'
+import {
+  INPUT_MAX_ROWS,
+  inputRows,
+  keepRecording,
+  keyAction,
+  normalizeBody,
+  type QuickAnswer,
+  quickAnswerSuggestions,
+  readSignOption,
+  signBody,
+  writeSignOption,
+} from './rules'
+import { type Recording, recordingFileName, useRecorder } from './useRecorder'
+
+/**
+ * Quick answers for '/' suggestions. Quick messages are not built yet (spec 2): until their API exists this
+ * answers none, and the suggestions stay hidden.
+ */
+export function useQuickAnswers(): QuickAnswer[] {
+  return NO_QUICK_ANSWERS
+}
+const NO_QUICK_ANSWERS: QuickAnswer[] = []
+
+export type MessageInputProps = {
+  ticket: TicketDto
+  /** Reply mode: the message being answered. */
+  replyTo: MessageDto | null
+  onCancelReply: () => void
+  /** Edit mode: the message being changed. */
+  editing: MessageDto | null
+  onCancelEdit: () => void
+  /** Messages the server answered (shown at once; the live event merges into them). */
+  onSent: (messages: MessageDto[]) => void
+  /** Focus requests (a reply or an edit chosen in the list). */
+  focusKey?: unknown
+}
+
+type Attachment = { id: number; file: File; url: string | null }
+
+let nextAttachmentId = 1
+
+function toAttachment(file: File): Attachment {
+  const previewable = file.type.startsWith('image/') && typeof URL.createObjectURL === 'function'
+  return { id: nextAttachmentId++, file, url: previewable ? URL.createObjectURL(file) : null }
+}
+
+function AttachmentPreview({
+  items,
+  onRemove,
+  onClear,
+}: {
+  items: Attachment[]
+  onRemove: (index: number) => void
+  onClear: () => void
+}) {
+  const { t, i18n } = useTranslation()
+  return (
+    <div className="border-border border-t bg-surface px-3 py-2.5" data-testid="attachments">
+      <div className="mb-2 flex items-center justify-between">
+        <span className="font-medium text-[13px] text-muted">
+          {t('conversation.input.attachments', { count: items.length })}
+        </span>
+        <button
+          type="button"
+          onClick={onClear}
+          className="rounded-md px-2 py-1 text-[13px] text-muted hover:bg-surface-2 hover:text-fg max-sm:min-h-11"
+        >
+          {t('common.cancel')}
+        </button>
+      </div>
+      <ul className="flex gap-2 overflow-x-auto pb-1">
+        {items.map((a, i) => (
+          <li
+            key={a.id}
+            className="relative flex w-28 shrink-0 flex-col overflow-hidden rounded-lg border border-border bg-surface-2"
+          >
+            {a.url ? (
+              <img src={a.url} alt={a.file.name} className="h-20 w-full object-cover" />
+            ) : (
+              <span className="flex h-20 items-center justify-center text-muted">
+                {a.file.type.startsWith('video/') ? (
+                  <Film className="size-7" aria-hidden />
+                ) : a.file.type.startsWith('audio/') ? (
+                  <Mic className="size-7" aria-hidden />
+                ) : (
+                  <FileText className="size-7" aria-hidden />
+                )}
+              </span>
+            )}
+            <span className="truncate px-1.5 pt-1 text-[12px] text-fg" title={a.file.name}>
+              {a.file.name}
+            </span>
+            <span className="px-1.5 pb-1 text-[11px] text-muted tnum">
+              {fileSize(a.file.size, i18n.language)}
+            </span>
+            <button
+              type="button"
+              onClick={() => onRemove(i)}
+              aria-label={t('conversation.input.removeAttachment', { name: a.file.name })}
+              title={t('conversation.input.removeAttachment', { name: a.file.name })}
+              className="absolute top-1 right-1 flex size-6 items-center justify-center rounded-full bg-black/55 text-white hover:bg-black/70"
+            >
+              <X className="size-3.5" aria-hidden />
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+function ModeBanner({
+  icon,
+  title,
+  onClose,
+  children,
+}: {
+  icon: React.ReactNode
+  title: string
+  onClose: () => void
+  children?: React.ReactNode
+}) {
+  const { t } = useTranslation()
+  return (
+    <div
+      className="flex items-start gap-2 border-border border-t bg-surface px-3 py-2"
+      data-testid="input-mode"
+    >
+      <span className="mt-1 text-muted [&>svg]:size-4">{icon}</span>
+      <div className="min-w-0 flex-1">
+        <div className="font-medium text-[13px] text-muted">{title}</div>
+        {children}
+      </div>
+      <button
+        type="button"
+        onClick={onClose}
+        aria-label={t('common.cancel')}
+        title={t('common.cancel')}
+        className="flex size-8 shrink-0 items-center justify-center rounded-full text-muted hover:bg-surface-2 hover:text-fg max-sm:size-11"
+      >
+        <X className="size-4" aria-hidden />
+      </button>
+    </div>
+  )
+}
+
+/**
+ * The message input: Enter sends, Shift+Enter breaks the line, at most 5 rows; emoji, attachments (with a
+ * preview, also pasted or dropped), audio recording, reply and edit modes, the private-note switch and the sign
+ * option. Nothing can be sent unless the ticket is open.
+ */
+export function MessageInput({
+  ticket,
+  replyTo,
+  onCancelReply,
+  editing,
+  onCancelEdit,
+  onSent,
+  focusKey,
+}: MessageInputProps) {
+  useSignals()
+  const { t } = useTranslation()
+  const me = currentUser.value
+  const phone = useIsPhone()
+  const open = ticket.status === 'open'
+  const [text, setText] = useState('')
+  const [isPrivate, setPrivate] = useState(false)
+  const [sign, setSign] = useState(readSignOption)
+  const [attachments, setAttachments] = useState<Attachment[]>([])
+  const [sending, setSending] = useState(false)
+  const [dragging, setDragging] = useState(false)
+  const area = useRef<HTMLTextAreaElement>(null)
+  const fileInput = useRef<HTMLInputElement>(null)
+  const signAllowed = settingValue('sendSignMessage') !== 'disabled'
+  const quickAnswers = useQuickAnswers()
+  const suggestions = useMemo(() => quickAnswerSuggestions(quickAnswers, text), [quickAnswers, text])
+
+  // Edit mode starts from the message's text; leaving it empties the input.
+  const editingId = editing?.id ?? null
+  const wasEditing = useRef(false)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only another message to edit resets the text
+  useEffect(() => {
+    if (editing) setText(editing.body)
+    else if (wasEditing.current) setText('')
+    wasEditing.current = editing != null
+  }, [editingId])
+
+  useEffect(() => {
+    if (focusKey != null) area.current?.focus()
+  }, [focusKey])
+
+  // Attachments' previews are released with them.
+  const previews = useRef(attachments)
+  previews.current = attachments
+  useEffect(
+    () => () => {
+      for (const a of previews.current) if (a.url) URL.revokeObjectURL(a.url)
+    },
+    [],
+  )
+
+  const addFiles = (files: File[]) => {
+    if (!open || editing || files.length === 0) return
+    setAttachments((prev) => [...prev, ...files.map(toAttachment)])
+  }
+  const removeAttachment = (index: number) =>
+    setAttachments((prev) => {
+      const gone = prev[index]
+      if (gone?.url) URL.revokeObjectURL(gone.url)
+      return prev.filter((_, i) => i !== index)
+    })
+  const clearAttachments = () =>
+    setAttachments((prev) => {
+      for (const a of prev) if (a.url) URL.revokeObjectURL(a.url)
+      return []
+    })
+
+  const signed = (body: string) =>
+    sign && signAllowed && !isPrivate && me?.name ? signBody(body, me.name) : body
+
+  const send = async () => {
+    if (!open || sending) return
+    const body = normalizeBody(text)
+    if (editing) {
+      if (!body || body === editing.body.trim()) {
+        if (!body) return
+        onCancelEdit()
+        return
+      }
+      setSending(true)
+      try {
+        const saved = await editMessage(editing.id, body)
+        if (saved) onSent([saved])
+        onCancelEdit()
+        setText('')
+      } catch (err) {
+        toastError(err)
+      } finally {
+        setSending(false)
+      }
+      return
+    }
+    if (attachments.length > 0) {
+      const files = attachments.map((a) => a.file)
+      setSending(true)
+      try {
+        const sent = await sendMediaMessage(ticket.id, {
+          files,
+          body: body ? signed(body) : '',
+          quotedMsgId: replyTo?.id ?? null,
+          isPrivate,
+        })
+        onSent(sent)
+        clearAttachments()
+        setText('')
+        onCancelReply()
+      } catch (err) {
+        toastError(err)
+      } finally {
+        setSending(false)
+      }
+      return
+    }
+    if (!body) return
+    // The text leaves the input at once (as in WhatsApp); it comes back if the server refuses it.
+    setText('')
+    const quoted = replyTo
+    onCancelReply()
+    setSending(true)
+    try {
+      const sent = await sendTextMessage(ticket.id, {
+        body: signed(body),
+        quotedMsgId: quoted?.id,
+        isPrivate,
+      })
+      if (sent) onSent([sent])
+    } catch (err) {
+      setText((now) => (now === '' ? text : now))
+      toastError(err)
+    } finally {
+      setSending(false)
+      area.current?.focus()
+    }
+  }
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Escape') {
+      if (editing) onCancelEdit()
+      else if (replyTo) onCancelReply()
+      return
+    }
+    if (keyAction(e) === 'send') {
+      e.preventDefault()
+      void send()
+    }
+  }
+
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = Array.from(e.clipboardData?.files ?? [])
+    if (files.length === 0) return
+    e.preventDefault()
+    addFiles(files)
+  }
+
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    setDragging(false)
+    const files = Array.from(e.dataTransfer?.files ?? [])
+    if (files.length === 0) return
+    e.preventDefault()
+    addFiles(files)
+  }
+
+  const insertEmoji = (emoji: string) => {
+    const el = area.current
+    const start = el?.selectionStart ?? text.length
+    const end = el?.selectionEnd ?? text.length
+    const next = text.slice(0, start) + emoji + text.slice(end)
+    setText(next)
+    requestAnimationFrame(() => {
+      if (!el) return
+      el.focus()
+      const at = start + emoji.length
+      el.setSelectionRange(at, at)
+    })
+  }
+
+  const onRecorded = async (rec: Recording) => {
+    // Recordings under 10000 bytes are a slip: dropped without a word (spec).
+    if (!keepRecording(rec.blob.size)) return
+    const file = new File([rec.blob], recordingFileName(rec.mime), { type: rec.mime })
+    setSending(true)
+    try {
+      const sent = await sendMediaMessage(ticket.id, {
+        files: [file],
+        quotedMsgId: replyTo?.id ?? null,
+        isPrivate,
+      })
+      onSent(sent)
+      onCancelReply()
+    } catch (err) {
+      toastError(err)
+    } finally {
+      setSending(false)
+    }
+  }
+  const recorder = useRecorder({
+    onRecorded: (rec) => void onRecorded(rec),
+    onError: () => toast.error(t('conversation.input.micError')),
+  })
+  const recording = recorder.state !== 'idle'
+
+  const toggleSign = () => {
+    setSign((on) => {
+      writeSignOption(!on)
+      return !on
+    })
+  }
+
+  const placeholder = !open
+    ? ticket.status === 'pending'
+      ? t('conversation.input.acceptFirst')
+      : t('conversation.input.reopenFirst')
+    : isPrivate
+      ? t('conversation.input.privatePlaceholder')
+      : attachments.length
+        ? t('conversation.input.captionPlaceholder')
+        : phone
+          ? t('conversation.input.label')
+          : t('conversation.input.placeholder')
+
+  const canSendNow = open && !sending && (normalizeBody(text) != null || attachments.length > 0)
+  const iconBase =
+    'flex size-10 shrink-0 items-center justify-center rounded-full disabled:opacity-50 max-sm:size-11'
+  const iconBtn = cn(iconBase, 'text-muted hover:bg-surface-3 hover:text-fg disabled:hover:bg-transparent')
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: dropping files is a shortcut; the attach button does the same
+    <div
+      className={cn('relative shrink-0', dragging && 'ring-2 ring-focus ring-inset')}
+      onDragOver={(e) => {
+        if (!open || editing) return
+        e.preventDefault()
+        setDragging(true)
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      {suggestions.length > 0 && (
+        <ul
+          className="absolute right-3 bottom-full left-3 z-10 mb-1 max-h-60 overflow-y-auto rounded-lg border border-border bg-surface p-1 shadow-pop"
+          aria-label={t('conversation.input.quickAnswers')}
+        >
+          {suggestions.map((s) => (
+            <li key={s.answer.id}>
+              <button
+                type="button"
+                onClick={() => setText(s.answer.message)}
+                className="w-full truncate rounded-md px-2.5 py-2 text-left text-sm hover:bg-surface-2"
+              >
+                {s.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {editing && (
+        <ModeBanner icon={<Pencil />} title={t('conversation.input.editing')} onClose={onCancelEdit}>
+          <div className="truncate text-[13px] text-fg">{editing.body}</div>
+        </ModeBanner>
+      )}
+      {!editing && replyTo && (
+        <ModeBanner icon={<Reply />} title={t('conversation.input.replying')} onClose={onCancelReply}>
+          <QuotedBar
+            quoted={{
+              id: replyTo.id,
+              body: replyTo.body,
+              fromMe: replyTo.fromMe,
+              mediaType: replyTo.mediaType,
+              isDeleted: replyTo.isDeleted,
+              participantName: replyTo.participantName,
+              contactName: null,
+            }}
+            customerName={ticket.contact.name}
+            className="mt-1"
+          />
+        </ModeBanner>
+      )}
+      {attachments.length > 0 && (
+        <AttachmentPreview items={attachments} onRemove={removeAttachment} onClear={clearAttachments} />
+      )}
+      <div
+        className={cn(
+          'flex items-end gap-1 border-border border-t px-2 py-2 sm:px-3',
+          isPrivate ? 'bg-[var(--note)]' : 'bg-surface-2',
+        )}
+      >
+        {recording ? (
+          <>
+            <button
+              type="button"
+              onClick={recorder.cancel}
+              className={cn(iconBase, 'text-muted hover:bg-surface-3 hover:text-danger')}
+              aria-label={t('conversation.input.cancelRecording')}
+              title={t('conversation.input.cancelRecording')}
+            >
+              <Trash2 className="size-5" aria-hidden />
+            </button>
+            <div className="flex h-10 flex-1 items-center gap-2 px-2" role="status">
+              <span className="size-2.5 animate-pulse rounded-full bg-danger" aria-hidden />
+              <span className="font-medium text-fg tnum" data-testid="recording-time">
+                {clock(recorder.seconds)}
+              </span>
+              <span className="text-muted text-sm">{t('conversation.input.recording')}</span>
+            </div>
+            <button
+              type="button"
+              onClick={recorder.stop}
+              disabled={recorder.state !== 'recording'}
+              className="flex size-10 shrink-0 items-center justify-center rounded-full bg-primary text-on-primary hover:bg-primary-hover disabled:opacity-60 max-sm:size-11"
+              aria-label={t('conversation.input.sendRecording')}
+              title={t('conversation.input.sendRecording')}
+            >
+              <SendHorizontal className="size-5" aria-hidden />
+            </button>
+          </>
+        ) : (
+          <>
+            <EmojiPicker onPick={insertEmoji} disabled={!open} />
+            {!editing && (
+              <>
+                <button
+                  type="button"
+                  onClick={() => fileInput.current?.click()}
+                  disabled={!open}
+                  className={iconBtn}
+                  aria-label={t('conversation.input.attach')}
+                  title={t('conversation.input.attach')}
+                >
+                  <Paperclip className="size-5" aria-hidden />
+                </button>
+                <input
+                  ref={fileInput}
+                  type="file"
+                  multiple
+                  hidden
+                  data-testid="file-input"
+                  onChange={(e) => {
+                    addFiles(Array.from(e.target.files ?? []))
+                    e.target.value = ''
+                  }}
+                />
+              </>
+            )}
+            <textarea
+              ref={area}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={onKeyDown}
+              onPaste={onPaste}
+              disabled={!open}
+              rows={inputRows(text)}
+              placeholder={placeholder}
+              aria-label={t('conversation.input.label')}
+              className={cn(
+                'min-h-10 flex-1 resize-none overflow-y-auto rounded-[20px] border bg-surface px-3 py-2.5 sm:px-4 text-[15px] text-fg leading-[1.4] placeholder:text-subtle',
+                'focus:border-focus focus:outline-none disabled:cursor-not-allowed disabled:opacity-70',
+                isPrivate ? 'border-[var(--note-border)]' : 'border-transparent',
+              )}
+              style={{ maxHeight: `calc(${INPUT_MAX_ROWS} * 1.4em + 1.25rem)` }}
+            />
+            {!editing && (
+              <button
+                type="button"
+                onClick={() => setPrivate((v) => !v)}
+                disabled={!open}
+                aria-pressed={isPrivate}
+                className={
+                  isPrivate ? cn(iconBase, 'bg-[var(--note-border)] text-[var(--note-fg)]') : iconBtn
+                }
+                aria-label={t('conversation.input.private')}
+                title={t('conversation.input.private')}
+              >
+                <Lock className="size-[18px]" aria-hidden />
+              </button>
+            )}
+            {signAllowed && !editing && (
+              <button
+                type="button"
+                onClick={toggleSign}
+                disabled={!open}
+                aria-pressed={sign}
+                className={cn(
+                  iconBase,
+                  'max-md:hidden',
+                  sign ? 'text-link hover:bg-surface-3' : 'text-muted hover:bg-surface-3 hover:text-fg',
+                )}
+                aria-label={t('conversation.input.sign')}
+                title={t('conversation.input.sign')}
+              >
+                <PenLine className="size-[18px]" aria-hidden />
+              </button>
+            )}
+            {canSendNow || editing || attachments.length > 0 ? (
+              <button
+                type="button"
+                onClick={() => void send()}
+                disabled={!canSendNow}
+                className="flex size-10 shrink-0 items-center justify-center rounded-full bg-primary text-on-primary hover:bg-primary-hover disabled:opacity-50 max-sm:size-11"
+                aria-label={t('conversation.input.send')}
+                title={t('conversation.input.send')}
+              >
+                {sending ? <Spinner /> : <SendHorizontal className="size-5" aria-hidden />}
+              </button>
+            ) : (
+              <button
+                type="button"
+                onClick={() => void recorder.start()}
+                disabled={!open || sending}
+                className={iconBtn}
+                aria-label={t('conversation.input.record')}
+                title={t('conversation.input.record')}
+              >
+                {sending ? <Spinner /> : <Mic className="size-5" aria-hidden />}
+              </button>
+            )}
+          </>
+        )}
+      </div>
+    </div>
+  )
+}
