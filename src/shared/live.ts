@@ -39,7 +39,10 @@ export interface CompanyEvents {
     | { action: 'update'; ticket: TicketDto }
     | { action: 'updateUnread'; ticketId: number }
     | { action: 'delete'; ticketId: number }
-  /** Same rooms as the ticket's, plus the ticket's own room (those who have the conversation open). */
+  /**
+   * Same rooms as the ticket's (whoever has the conversation open may see the ticket, so is in one of them;
+   * the ticket's own room, joined with joinChatBox, is not needed for these).
+   */
   appMessage:
     | { action: 'create'; message: MessageDto; ticket: TicketDto; contact: TicketDto['contact'] }
     | { action: 'update'; message: MessageDto }

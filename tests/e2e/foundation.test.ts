@@ -22,7 +22,7 @@ describe('foundation in a browser', () => {
     await shot('login')
     await suite.page.getByRole('button', { name: 'Entrar' }).click()
     await suite.page.waitForURL('**/tickets')
-    await suite.page.getByText('O atendimento chega em breve').waitFor()
+    await suite.page.getByRole('tab', { name: 'Abertos' }).waitFor()
     expect(await suite.page.getByTestId('greeting').textContent()).toContain('Admin')
     await shot('tickets')
   })

@@ -293,15 +293,12 @@ export function updateTicket(ctx: Ctx, id: number, input: UpdateTicketInput): Ti
       to: plan.to,
       at: now,
     })
-    if (notice) {
+    if (notice && whatsappId != null) {
       // Written in the same transaction as the change (the farewell lands on the ticket it closes), sent after.
-      const body = fillTemplate(
-        notice,
-        { id, createdAt: t.createdAt, contactName: contactNameOf(ctx, t) },
-        now,
-      )
+      const contactName = contactNameOf(ctx, t)
+      const body = fillTemplate(notice, { id, createdAt: t.createdAt, contactName }, now).trim()
       const target = { id, companyId, contactId: t.contactId, whatsappId, status }
-      noticeIds.push(...writeOutboundMessages(ctx, tx, events, target, { body }))
+      if (body) noticeIds.push(...writeOutboundMessages(ctx, tx, events, target, { body }))
     }
     const fresh = loadTicketDtos(ctx.sqlite, [id])[0]!
     publishTicket(events, fresh, placeOf(t))

@@ -231,6 +231,20 @@ describe('close (open or pending → closed)', () => {
     ])
   })
 
+  test('a farewell that fills to nothing, or a ticket without a connection, sends nothing and still closes', async () => {
+    const { h, agent, ticket } = await setup()
+    h.deps.sqlite
+      .query("UPDATE users SET farewell_message = '{{firstName}} ' WHERE id = ?")
+      .run(h.a.attendantId)
+    const nameless = makeContact(h, h.a.id, { name: ' ' })
+    const t = ticket({ status: 'open', userId: h.a.attendantId, contactId: nameless.id })
+    expect((await agent.put(`/tickets/${t.id}`, { status: 'closed' })).status).toBe(200)
+    const loose = makeTicket(h, h.a.id, { status: 'open', userId: h.a.attendantId, whatsappId: null })
+    expect((await agent.put(`/tickets/${loose.id}`, { status: 'closed' })).status).toBe(200)
+    expect(notices(h)).toEqual([])
+    expect(row(h, t.id)).toMatchObject({ status: 'closed' })
+  })
+
   test('without farewell when asked, and never to a group', async () => {
     const { h, agent, ticket } = await setup()
     const t = ticket({ status: 'open', userId: h.a.attendantId })
