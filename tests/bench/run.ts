@@ -95,7 +95,8 @@ if (EXTRA.startsWith('/api/')) {
 function datasetStamp() {
   const hasher = new Bun.CryptoHasher('md5')
   for (const file of ['dataset.ts', 'generate.ts']) hasher.update(readFileSync(join(import.meta.dir, file)))
-  hasher.update(readdirSync(join(ROOT, 'migrations')).sort().join(','))
+  for (const name of readdirSync(join(ROOT, 'migrations')).sort())
+    if (name.endsWith('.sql')) hasher.update(name).update(readFileSync(join(ROOT, 'migrations', name)))
   return hasher.digest('hex')
 }
 
