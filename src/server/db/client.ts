@@ -5,6 +5,13 @@ import * as schema from './schema'
 
 export type DB = ReturnType<typeof drizzle<typeof schema>>
 
+/**
+ * bun:sqlite keeps the statements of its last 20 `query()` strings; the server runs a few hundred distinct
+ * statements, so with 20 it re-prepared on nearly every request. Statement texts are fixed in the code
+ * (lists bind their values), so a larger cache stays bounded.
+ */
+Database.MAX_QUERY_CACHE_SIZE = 1000
+
 /** Opens (or creates) a database file, or `:memory:`, with the pragmas Balcão relies on. */
 export function openDatabase(path: string): { db: DB; sqlite: Database } {
   if (path !== ':memory:') ownerOnly(path)
