@@ -175,7 +175,15 @@ function BubbleMenu({
 }) {
   const { t } = useTranslation()
   return (
-    <HMenu as="div" className="absolute top-1 right-1 z-[2]">
+    // On a phone there is no hover: the button sits beside the bubble (in the free side of the row), so it
+    // never covers the text or the time.
+    <HMenu
+      as="div"
+      className={cn(
+        'absolute top-1 right-1 z-[2]',
+        m.fromMe ? 'max-sm:right-auto max-sm:-left-7' : 'max-sm:-right-7',
+      )}
+    >
       <MenuButton
         aria-label={t('conversation.messageMenu')}
         title={t('conversation.messageMenu')}
@@ -320,7 +328,7 @@ export const MessageBubble = memo(function MessageBubble({
       )}
       {media && <div className={cn(hasText ? 'mb-1' : 'mb-4', kind === 'sticker' && 'mb-4')}>{media}</div>}
       {hasText ? (
-        <div className={cn('pr-1', !readOnly && !selecting && 'max-sm:pr-5')}>
+        <div className="pr-1">
           <Body m={m} kind={kind} />
           {/* Room for the time at the end of the last line, as WhatsApp does. */}
           <span className="ml-2">
