@@ -104,13 +104,6 @@ export const en: Resources = {
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   tickets: {
     title: 'Tickets',
-    comingTitle: 'The inbox is coming soon',
-    comingText:
-      'The inbox is being built: here you will see the tickets of your queues, talk to customers and transfer conversations.',
-    comingHintAdmin: 'Meanwhile, set up your queues and your team’s users.',
-    comingHintUser: 'Meanwhile, check your profile in the menu at the top right.',
-    goQueues: 'Set up queues',
-    goUsers: 'Add users',
   },
   users: {
     title: 'Users',

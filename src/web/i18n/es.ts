@@ -107,13 +107,6 @@ export const es: Resources = {
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   tickets: {
     title: 'Atenciones',
-    comingTitle: 'La atención llega pronto',
-    comingText:
-      'La bandeja de entrada se está construyendo: aquí verás los tickets de tus colas, hablarás con los clientes y transferirás atenciones.',
-    comingHintAdmin: 'Mientras tanto, registra las colas y los usuarios del equipo.',
-    comingHintUser: 'Mientras tanto, revisa tu perfil en el menú de arriba a la derecha.',
-    goQueues: 'Registrar colas',
-    goUsers: 'Registrar usuarios',
   },
   users: {
     title: 'Usuarios',

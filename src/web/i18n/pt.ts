@@ -104,13 +104,6 @@ export const pt = {
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   tickets: {
     title: 'Atendimentos',
-    comingTitle: 'O atendimento chega em breve',
-    comingText:
-      'A caixa de entrada está sendo construída: aqui você vai ver os tickets das suas filas, conversar com os clientes e transferir atendimentos.',
-    comingHintAdmin: 'Enquanto isso, cadastre as filas e os usuários da equipe.',
-    comingHintUser: 'Enquanto isso, confira seu perfil no menu do canto superior direito.',
-    goQueues: 'Cadastrar filas',
-    goUsers: 'Cadastrar usuários',
   },
   users: {
     title: 'Usuários',
