@@ -1,3 +1,4 @@
+import { Search } from 'lucide-react'
 import {
   createContext,
   type InputHTMLAttributes,
@@ -8,6 +9,7 @@ import {
   useId,
 } from 'react'
 import { cn } from '../../lib/cn'
+import { Spinner } from './Spinner'
 
 type FieldIds = { id: string; describedBy?: string; invalid: boolean }
 const FieldContext = createContext<FieldIds | null>(null)
@@ -115,5 +117,24 @@ export function Textarea({ className, id, invalid, rows = 3, ...rest }: Textarea
       className={cn(controlClass, controlBorder(bad), 'min-h-20 resize-y py-2 leading-relaxed', className)}
       {...rest}
     />
+  )
+}
+
+/** A search box: the magnifier inside on the left, and a spinner on the right while `busy`. */
+export function SearchInput({
+  busy,
+  wrapperClassName,
+  className,
+  ...rest
+}: InputProps & { busy?: boolean; wrapperClassName?: string }) {
+  return (
+    <div className={cn('relative', wrapperClassName)}>
+      <Search
+        className="-translate-y-1/2 pointer-events-none absolute top-1/2 left-3 size-4 text-subtle"
+        aria-hidden
+      />
+      <Input type="search" className={cn('pl-9', busy && 'pr-9', className)} {...rest} />
+      {busy && <Spinner className="-translate-y-1/2 absolute top-1/2 right-3 text-muted" />}
+    </div>
   )
 }

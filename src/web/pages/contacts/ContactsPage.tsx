@@ -10,7 +10,7 @@ import { Card, Page } from '../../components/layout/Page'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { EmptyState } from '../../components/ui/EmptyState'
-import { Input } from '../../components/ui/Field'
+import { SearchInput } from '../../components/ui/Field'
 import { type Column, DataTable } from '../../components/ui/Table'
 import { useDebounced } from '../../lib/useDebounced'
 import { useLiveList } from '../../state/liveList'
@@ -137,20 +137,13 @@ export function ContactsPage() {
     >
       <Card className="flex-1">
         <div className="border-border border-b p-3">
-          <div className="relative max-w-sm">
-            <Search
-              className="-translate-y-1/2 pointer-events-none absolute top-1/2 left-3 size-4 text-subtle"
-              aria-hidden
-            />
-            <Input
-              type="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              placeholder={t('contacts.search')}
-              aria-label={t('contacts.search')}
-              className="pl-9"
-            />
-          </div>
+          <SearchInput
+            wrapperClassName="max-w-sm"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder={t('contacts.search')}
+            aria-label={t('contacts.search')}
+          />
         </div>
         <DataTable
           label={t('contacts.title')}

@@ -9,7 +9,7 @@ import { Badge } from '../../components/ui/Badge'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { EmptyState } from '../../components/ui/EmptyState'
-import { Input } from '../../components/ui/Field'
+import { SearchInput } from '../../components/ui/Field'
 import { type Column, DataTable } from '../../components/ui/Table'
 import { useDebounced } from '../../lib/useDebounced'
 import { useLiveList } from '../../state/liveList'
@@ -130,20 +130,13 @@ export function TagsPage() {
     >
       <Card className="flex-1">
         <div className="border-border border-b p-3">
-          <div className="relative max-w-sm">
-            <Search
-              className="-translate-y-1/2 pointer-events-none absolute top-1/2 left-3 size-4 text-subtle"
-              aria-hidden
-            />
-            <Input
-              type="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              placeholder={t('tags.search')}
-              aria-label={t('tags.search')}
-              className="pl-9"
-            />
-          </div>
+          <SearchInput
+            wrapperClassName="max-w-sm"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder={t('tags.search')}
+            aria-label={t('tags.search')}
+          />
         </div>
         <DataTable
           label={t('tags.title')}

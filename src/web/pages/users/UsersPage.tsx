@@ -11,7 +11,7 @@ import { Badge } from '../../components/ui/Badge'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { EmptyState } from '../../components/ui/EmptyState'
-import { Input } from '../../components/ui/Field'
+import { SearchInput } from '../../components/ui/Field'
 import { type Column, DataTable } from '../../components/ui/Table'
 import { useDebounced } from '../../lib/useDebounced'
 import { useLiveList } from '../../state/liveList'
@@ -134,20 +134,13 @@ export function UsersPage() {
     >
       <Card className="flex-1">
         <div className="border-border border-b p-3">
-          <div className="relative max-w-sm">
-            <Search
-              className="-translate-y-1/2 pointer-events-none absolute top-1/2 left-3 size-4 text-subtle"
-              aria-hidden
-            />
-            <Input
-              type="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              placeholder={t('users.search')}
-              aria-label={t('users.search')}
-              className="pl-9"
-            />
-          </div>
+          <SearchInput
+            wrapperClassName="max-w-sm"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder={t('users.search')}
+            aria-label={t('users.search')}
+          />
         </div>
         <DataTable
           label={t('users.title')}

@@ -1,12 +1,11 @@
-import { Check, Search } from 'lucide-react'
+import { Check } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ContactDto } from '../../../../shared/api'
 import { toastError } from '../../../api/errors'
 import { Dialog } from '../../../components/ui/Dialog'
-import { Input } from '../../../components/ui/Field'
+import { SearchInput } from '../../../components/ui/Field'
 import { FormActions } from '../../../components/ui/FormActions'
-import { Spinner } from '../../../components/ui/Spinner'
 import { cn } from '../../../lib/cn'
 import { useDebounced } from '../../../lib/useDebounced'
 import { forwardMessages } from '../../../state/messages'
@@ -100,23 +99,15 @@ export function ForwardDialog({
       }
     >
       <div className="flex flex-col gap-3">
-        <div className="relative">
-          <Search
-            className="-translate-y-1/2 pointer-events-none absolute top-1/2 left-3 size-4 text-subtle"
-            aria-hidden
-          />
-          <Input
-            type="search"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder={t('conversation.forward.searchPlaceholder')}
-            aria-label={t('conversation.forward.search')}
-            className="pl-9"
-            autoFocus
-            autoComplete="off"
-          />
-          {searching && <Spinner className="-translate-y-1/2 absolute top-1/2 right-3 text-muted" />}
-        </div>
+        <SearchInput
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          placeholder={t('conversation.forward.searchPlaceholder')}
+          aria-label={t('conversation.forward.search')}
+          autoFocus
+          autoComplete="off"
+          busy={searching}
+        />
         {term.length < CONTACT_SEARCH_MIN ? (
           <p className="text-muted text-sm">
             {t('conversation.forward.typeMore', { count: CONTACT_SEARCH_MIN })}

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { Check, Search, X } from 'lucide-react'
+import { Check, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TicketDto, UserDto } from '../../../../shared/api'
@@ -7,10 +7,9 @@ import { api } from '../../../api/client'
 import { toastError } from '../../../api/errors'
 import { Avatar } from '../../../components/ui/Avatar'
 import { Dialog } from '../../../components/ui/Dialog'
-import { Field, Input } from '../../../components/ui/Field'
+import { Field, SearchInput } from '../../../components/ui/Field'
 import { FormActions } from '../../../components/ui/FormActions'
 import { Select } from '../../../components/ui/Select'
-import { Spinner } from '../../../components/ui/Spinner'
 import { cn } from '../../../lib/cn'
 import { useDebounced } from '../../../lib/useDebounced'
 import { connectionsList } from '../../../state/connections'
@@ -164,21 +163,13 @@ export function TransferDialog({
               </button>
             </div>
           ) : (
-            <div className="relative">
-              <Search
-                className="-translate-y-1/2 pointer-events-none absolute top-1/2 left-3 size-4 text-subtle"
-                aria-hidden
-              />
-              <Input
-                type="search"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-                placeholder={t('conversation.transfer.userPlaceholder')}
-                className="pl-9"
-                autoComplete="off"
-              />
-              {searching && <Spinner className="-translate-y-1/2 absolute top-1/2 right-3 text-muted" />}
-            </div>
+            <SearchInput
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              placeholder={t('conversation.transfer.userPlaceholder')}
+              autoComplete="off"
+              busy={searching}
+            />
           )}
         </Field>
         {!user && term.length >= USER_SEARCH_MIN && !searching && (
