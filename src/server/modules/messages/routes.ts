@@ -31,7 +31,8 @@ export const messagesRoutes = new Hono<AppEnv>()
     const q = parse(messagesQuery, c.req.query())
     const query: { pageNumber?: number; spy?: boolean } = { spy: q.spy === 'true' || q.spy === '1' }
     if (q.pageNumber !== undefined) query.pageNumber = q.pageNumber
-    return c.json(listMessages(ctxOf(c), pathId(c, 'ERR_NO_TICKET_FOUND', 'ticketId'), query))
+    const answer = listMessages(ctxOf(c), pathId(c, 'ERR_NO_TICKET_FOUND', 'ticketId'), query)
+    return c.json(answer)
   })
   .post('/edit/:messageId', async (c) => {
     const id = pathId(c, 'ERR_NO_MESSAGE_FOUND', 'messageId')
