@@ -1,13 +1,14 @@
 /**
  * The inbox benchmarks on the reference dataset (../shared/notes/reference-dataset.md):
  *   npm run bench [-- --build] [--seconds 10] [--warmup 3] [--clients 10,50] [--only a,a2,b,c,d,e] [--threads 2]
- *                     [--inbound-seconds 5] [--path /api/… (one more GET to measure)]
+ *                     [--inbound-seconds 5] [--inbound-batch 50] [--path /api/… (one more GET to measure)]
  * Builds the dataset into tests/bench/.data/ when it is missing or its generator changed, builds dist/balcao when
  * it is missing (or with --build), starts the executable on a copy of the dataset on 127.0.0.1 and a free port,
  * signs in as the dataset's admin and measures with wrk, per scenario and client count: requests/s, p50, p99,
  * errors (socket errors and every answer outside 2xx) and the server's peak memory (VmHWM, reset before each).
- * (e) starts a --sandbox server, pairs a sandbox connection and ramps the concurrency of inbound messages until
- * the rate stops growing, then counts the messages that are durable in the database.
+ * (e) starts a --sandbox server, pairs a sandbox connection and ramps the concurrency of inbound messages (posted
+ * `--inbound-batch` per request, as a JSON array; 1 posts single objects) until the rate stops growing, then counts
+ * the messages that are durable in the database.
  * Talks only to 127.0.0.1; stops every server it starts by its pid; every loop is bounded.
  */
 import { Database } from 'bun:sqlite'
@@ -422,8 +423,43 @@ function countMessages(dir: string) {
   }
 }
 
+/**
+ * The inbound script, posting `args[3]` messages per request as one JSON array (the sandbox route's batch form,
+ * answered 201 once every message in it is committed): the same customers and bodies as one per request.
+ */
+function writeBatchScript(single: string) {
+  const path = single.replace(/\.lua$/, '-batch.lua')
+  writeFileSync(
+    path,
+    `${readFileSync(single, 'utf8')}
+local batch_size = 1
+local single_init = init
+init = function(args)
+  single_init(args)
+  batch_size = tonumber(args[3]) or 1
+end
+request = function()
+  local parts = {}
+  for i = 1, batch_size do
+    local customer = math.floor(counter / per_customer)
+    local from = string.format("55319%d%d%06d", batch, tid % 10, customer % 1000000)
+    parts[i] = string.format('{"from":"%s","name":"Cliente %d-%d-%d","body":"%s"}',
+      from, batch, tid, customer, bodies[(counter % #bodies) + 1])
+    counter = counter + 1
+  end
+  return wrk.format(nil, nil, nil, "[" .. table.concat(parts, ",") .. "]")
+end
+`,
+  )
+  return path
+}
+
 async function inboundScenario(scripts: { inbound: string }) {
-  console.log('(e) inbound messages through the sandbox, ramping concurrency until a plateau')
+  // --inbound-batch N: messages per request (1 posts single objects, as before batches existed)
+  let perRequest = Math.max(1, Math.min(500, Number(option('inbound-batch', '50')) || 1))
+  console.log(
+    `(e) inbound messages through the sandbox, ${perRequest} per request, ramping concurrency until a plateau`,
+  )
   const server = await startServer({ sandbox: true })
   let socket: WebSocket | undefined
   let frames = 0
@@ -473,31 +509,48 @@ async function inboundScenario(scripts: { inbound: string }) {
       return
     }
 
+    // Does this server take batches (an older build answers 400)? If not, one message per request.
+    let acknowledged = 1
+    if (perRequest > 1) {
+      const batch = await api(server, token, 'POST', `/api/sandbox/connections/${id}/inbound`, [
+        { from: '5531900000001', body: 'Lote de teste 1' },
+        { from: '5531900000001', body: 'Lote de teste 2' },
+      ])
+      if (batch.status === 201) acknowledged += 2
+      else {
+        console.log(
+          `    this server does not take batches (${batch.status}${binaryIsStale() ? '; dist/balcao is older than src/server: try --build' : ''}): one message per request`,
+        )
+        perRequest = 1
+      }
+    }
+    const script = perRequest > 1 ? writeBatchScript(scripts.inbound) : scripts.inbound
+
     const levels = [1, 2, 4, 8, 16, 32, 64]
     // The best level so far, and the rate the last real gain (> 5 %) reached: two levels in a row without one
     // make the plateau.
     let best = { clients: 0, rate: 0 }
     let gained = 0
     let flat = 0
-    let acknowledged = 1
     for (const [i, clients] of levels.entries()) {
       const peakReset = resetPeak(server.pid)
       const result = await runWrk({
         url: `${server.base}/api/sandbox/connections/${id}/inbound`,
-        script: scripts.inbound,
+        script,
         clients,
         threads: THREADS,
         seconds: INBOUND_SECONDS,
         headers: { Authorization: `Bearer ${token}` },
-        args: [String(i + 1), '5'],
+        args: [String(i + 1), '5', String(perRequest)],
       })
-      acknowledged += result.ok
+      acknowledged += result.ok * perRequest
+      const rate = result.okPerSec * perRequest
       const row: Row = {
         scenario: 'e',
         clients,
         result,
         peakMb: procStatus(server.pid, 'VmHWM'),
-        note: `${result.okPerSec.toFixed(0)} msg/s acknowledged (201)${peakReset ? '' : ' (peak since start)'}`,
+        note: `${rate.toFixed(0)} msg/s acknowledged (201)${peakReset ? '' : ' (peak since start)'}`,
       }
       rows.push(row)
       printRow(row)
@@ -505,9 +558,9 @@ async function inboundScenario(scripts: { inbound: string }) {
         console.log('    stopping the ramp: more than 1 % errors')
         break
       }
-      if (result.okPerSec > best.rate) best = { clients, rate: result.okPerSec }
-      if (result.okPerSec > gained * 1.05) {
-        gained = result.okPerSec
+      if (rate > best.rate) best = { clients, rate }
+      if (rate > gained * 1.05) {
+        gained = rate
         flat = 0
       } else if (++flat >= 2) break
     }

@@ -163,6 +163,15 @@ export class SandboxNetwork {
     return this.require(connectionId).inject(input)
   }
 
+  /** Several messages at once, in order (see SandboxChannelSession.injectBatch): all checked before any is delivered. */
+  async injectBatch(
+    connectionId: number,
+    inputs: unknown[],
+    options?: Parameters<SandboxChannelSession['injectBatch']>[1],
+  ) {
+    return this.require(connectionId).injectBatch(inputs, options)
+  }
+
   /** Everything the connection sent, oldest first (the last 2,000). */
   outbound(connectionId: number): OutboundRecord[] {
     return (this.outbox.get(connectionId) ?? []).map((r) => ({ ...r, media: r.media && { ...r.media } }))

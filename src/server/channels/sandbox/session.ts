@@ -18,7 +18,7 @@ import {
   type WAMessage,
 } from '@whiskeysockets/baileys'
 import type { ConnectionStatus } from '../../../shared/connection-status'
-import { AppError } from '../../../shared/errors'
+import { AppError, type FieldError } from '../../../shared/errors'
 import type { TimerHandle } from '../../clock'
 import { digitsOnly, normalizeJid, pnFromJid, sendJid } from '../baileys/jid'
 import {
@@ -555,6 +555,43 @@ export class SandboxChannelSession implements ChannelSession {
     return { id }
   }
 
+  /**
+   * Several customers' messages at once, in order, as `inject` takes them one by one: every one is checked
+   * first (a bad one rejects the whole batch, fields named `[index].field`, nothing delivered); resolves once
+   * the listeners handled every one. `mark` sees each event before it is emitted (the inbound pipeline holds
+   * marked messages to store them in one transaction, see modules/sandbox/routes.ts).
+   */
+  async injectBatch(
+    inputs: unknown[],
+    options: { mark?: (event: ChannelEvent) => void } = {},
+  ): Promise<{ ids: string[] }> {
+    const fields: FieldError[] = []
+    const list: SandboxInbound[] = []
+    for (const [i, input] of inputs.entries()) {
+      try {
+        list.push(validateInbound(input))
+      } catch (err) {
+        if (!(err instanceof AppError) || !err.fields) throw err
+        for (const f of err.fields)
+          fields.push({ field: f.field ? `[${i}].${f.field}` : `[${i}]`, message: f.message })
+      }
+    }
+    if (fields.length) throw new AppError('ERR_VALIDATION', 'Invalid sandbox message', undefined, fields)
+    this.requireConnected()
+    const ids: string[] = []
+    const delivered: Promise<void>[] = []
+    for (const data of list) {
+      const { msg, id } = this.build(data)
+      ids.push(id)
+      delivered.push(this.deliver(receivedBatch(msg, data.offline ? 'append' : 'notify'), options.mark))
+    }
+    // every message handled (settled) before answering, even when one of them failed
+    const settled = await Promise.allSettled(delivered)
+    const failed = settled.find((r) => r.status === 'rejected')
+    if (failed) throw failed.reason
+    return { ids }
+  }
+
   /** A history sync chunk (`messaging-history.set`) of old messages, built as `inject` builds them. */
   async history(
     inputs: unknown[],
@@ -719,8 +756,10 @@ export class SandboxChannelSession implements ChannelSession {
   // plumbing
 
   /** Normalizes a Baileys batch with the shared function and emits the result. */
-  async deliver(batch: Partial<BaileysEventMap>) {
-    await this.emit(normalizeBaileysEvents(batch, this.normalizeContext()))
+  async deliver(batch: Partial<BaileysEventMap>, mark?: (event: ChannelEvent) => void) {
+    const events = normalizeBaileysEvents(batch, this.normalizeContext())
+    if (mark) for (const event of events) mark(event)
+    await this.emit(events)
   }
 
   private normalizeContext(): NormalizeContext {

@@ -4,7 +4,9 @@
  * with contact and ticket creation and live events serialized as for subscribed sockets; the search index
  * fed in batches. The formal benchmark lives in tests/bench.
  *
- *   bun src/server/modules/inbound/bench.ts [messages=20000] [customers=2000]
+ *   bun src/server/modules/inbound/bench.ts [messages=20000] [customers=2000] [perBatch=1]
+ *
+ * With perBatch > 1, messages go as the sandbox route's batches do: held, then stored one transaction per batch.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,6 +19,7 @@ import { startInbound } from './index'
 
 const total = Number(process.argv[2] ?? 20_000)
 const customers = Number(process.argv[3] ?? 2_000)
+const perBatch = Math.max(1, Math.min(500, Number(process.argv[4] ?? 1)))
 
 const dir = mkdtempSync(join(tmpdir(), 'balcao-inbound-bench-'))
 const deps = await openDataDir(dir, { sandbox: true, log: silentLogger })
@@ -53,11 +56,18 @@ for (let i = 0; i < 200; i++)
 const rss0 = process.memoryUsage().rss
 const cpu0 = process.cpuUsage()
 const started = performance.now()
-for (let i = 0; i < total; i++) {
-  await net.inject(row.id, {
-    from: phones[i % customers]!,
-    body: `Olá, gostaria de saber do meu pedido número ${i}, obrigado`,
-  })
+const message = (i: number) => ({
+  from: phones[i % customers]!,
+  body: `Olá, gostaria de saber do meu pedido número ${i}, obrigado`,
+})
+if (perBatch <= 1) for (let i = 0; i < total; i++) await net.inject(row.id, message(i))
+else {
+  // as POST /api/sandbox/connections/{id}/inbound does with an array: held, then one transaction per batch
+  for (let i = 0; i < total; i += perBatch) {
+    const batch = Array.from({ length: Math.min(perBatch, total - i) }, (_, k) => message(i + k))
+    await net.injectBatch(row.id, batch, { mark: (e) => inbound.defer(e) })
+    inbound.flush(row.id)
+  }
 }
 const elapsed = performance.now() - started
 const cpu = process.cpuUsage(cpu0)
@@ -74,6 +84,7 @@ console.log(
     {
       messages: total,
       customers,
+      perBatch,
       perSecond: Math.round(total / (elapsed / 1000)),
       msPerMessage: +(elapsed / total).toFixed(3),
       // on a shared machine the wall clock includes other processes' turns: the CPU time is this one's

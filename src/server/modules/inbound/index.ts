@@ -58,6 +58,11 @@ export class Inbound {
   readonly stats: InboundStats = { stored: 0, duplicate: 0, group: 0, undecryptable: 0, empty: 0, pending: 0 }
   private pending: PendingStore = { count: 0 }
   private unsubscribe: (() => void) | undefined
+  /** Message events marked by `defer`: held until `flush` stores them in one transaction. */
+  private readonly deferrable = new WeakSet<object>()
+  /** Held messages, per connection, in arrival order. */
+  private readonly held = new Map<number, { conn: ConnectionRef; events: InboundMessage[] }>()
+  private safetyFlush: ReturnType<typeof setTimeout> | undefined
 
   constructor(private readonly deps: Deps) {
     this.indexer = searchIndexerOf(deps)
@@ -77,6 +82,9 @@ export class Inbound {
   stop() {
     this.unsubscribe?.()
     this.unsubscribe = undefined
+    for (const id of [...this.held.keys()]) this.flush(id)
+    if (this.safetyFlush) clearTimeout(this.safetyFlush)
+    this.safetyFlush = undefined
     this.indexer.stop()
     this.media.stop()
     this.history.stop()
@@ -89,8 +97,85 @@ export class Inbound {
     await this.history.idle()
   }
 
+  /**
+   * Marks a session's message event (before it is emitted) to be held rather than stored at once: the sandbox's
+   * batch inject marks its messages, then calls `flush`, which stores them all in one transaction before the
+   * request is answered. Any other event of the connection flushes the held messages first (order is kept).
+   */
+  defer(event: ChannelEvent) {
+    if (event.t === 'message') this.deferrable.add(event)
+  }
+
+  /**
+   * Stores the connection's held messages in one transaction, then publishes and starts their side work; should
+   * it fail, each message goes in its own transaction (one bad message costs only itself, logged). Returns how
+   * many messages could not be stored.
+   */
+  flush(connectionId: number): number {
+    const held = this.held.get(connectionId)
+    if (!held) return 0
+    this.held.delete(connectionId)
+    if (!this.held.size && this.safetyFlush) {
+      clearTimeout(this.safetyFlush)
+      this.safetyFlush = undefined
+    }
+    const { conn, events: list } = held
+    let results: [InboundMessage, StoredMessage | Skipped][]
+    try {
+      results = this.guarded(() =>
+        fastTransact(this.deps, (tx, events) => {
+          const now = this.deps.clock.now()
+          const out: [InboundMessage, StoredMessage | Skipped][] = []
+          for (const event of list) {
+            const origin: Origin = event.offline ? 'offline' : 'live'
+            out.push([
+              event,
+              storeInboundMessage(this.deps, tx, events, conn, event, origin, now, this.pending),
+            ])
+          }
+          this.publishBatch(
+            tx,
+            events,
+            out.map(([, r]) => r).filter((r) => typeof r !== 'string'),
+          )
+          return out
+        }),
+      )
+    } catch {
+      let failed = 0
+      for (const event of list) {
+        try {
+          this.message(conn, event)
+        } catch (err) {
+          failed++
+          this.deps.log.error('inbound: message not stored', {
+            connectionId: conn.id,
+            wid: event.ref.id,
+            error: (err as Error).message,
+          })
+        }
+      }
+      return failed
+    }
+    for (const [event, result] of results) {
+      if (typeof result === 'string') {
+        this.stats[result]++
+        continue
+      }
+      this.stats.stored++
+      this.afterCommit(conn, event, result, false)
+    }
+    return 0
+  }
+
   /** The sink: one domain event of a session. */
   handle(conn: ConnectionRef, event: ChannelEvent): void | Promise<void> {
+    if (this.deferrable.has(event)) {
+      this.deferrable.delete(event)
+      this.hold(conn, event as InboundMessage)
+      return
+    }
+    if (this.held.size) this.flush(conn.id)
     switch (event.t) {
       case 'message':
         return this.message(conn, event)
@@ -120,6 +205,20 @@ export class Inbound {
       default:
         return
     }
+  }
+
+  private hold(conn: ConnectionRef, event: InboundMessage) {
+    let held = this.held.get(conn.id)
+    if (!held) {
+      held = { conn, events: [] }
+      this.held.set(conn.id, held)
+    }
+    held.events.push(event)
+    // whoever marked them flushes them; should it never come to that, they are not left behind
+    this.safetyFlush ??= setTimeout(() => {
+      this.safetyFlush = undefined
+      for (const id of [...this.held.keys()]) this.flush(id)
+    }, 1_000)
   }
 
   /** A live (or replayed) message: stored in its own transaction, published, side work started. */
@@ -205,6 +304,37 @@ export class Inbound {
     publishTicket(events, ticket)
     if (message) publishMessage(events, ticket, message, 'create')
     this.publishTouched(tx, events, stored.touched)
+  }
+
+  /**
+   * The live events of messages stored together: each ticket's update once (its state after all of them, loaded
+   * once), then each message's create with it; messages changed by pending actions.
+   */
+  private publishBatch(tx: Database, events: EventBuffer, stored: StoredMessage[]) {
+    if (!stored.length) return
+    const tickets = new Map(
+      loadTicketDtos(tx, [...new Set(stored.map((s) => s.ticketId))]).map((t) => [t.id, t]),
+    )
+    const messages = new Map(
+      loadMessageDtos(
+        this.deps,
+        stored.map((s) => s.messageId),
+      ).map((m) => [m.id, m]),
+    )
+    const published = new Set<number>()
+    const touched: Touched[] = []
+    for (const s of stored) {
+      const ticket = tickets.get(s.ticketId)
+      if (!ticket) continue
+      if (!published.has(ticket.id)) {
+        published.add(ticket.id)
+        publishTicket(events, ticket)
+      }
+      const message = messages.get(s.messageId)
+      if (message) publishMessage(events, ticket, message, 'create')
+      touched.push(...s.touched)
+    }
+    this.publishTouched(tx, events, touched)
   }
 
   private publishTouched(tx: Database, events: EventBuffer, touched: Touched[]) {

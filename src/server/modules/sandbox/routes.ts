@@ -5,6 +5,10 @@ import { ctxOf, requireAdmin, requireAuth } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { jsonBody, pathId } from '../../http/validate'
 import { getConnectionRowInCompany } from '../connections/service'
+import { inboundOf } from '../inbound'
+
+/** The most messages one inbound request may carry. */
+export const MAX_INBOUND_BATCH = 500
 
 /**
  * `/sandbox/connections/{id}/…`: drive the simulated network as a company admin. Mounted only when the
@@ -28,7 +32,36 @@ export function sandboxRoutes(network: SandboxNetwork) {
     .post('/connections/:id/inbound', async (c) => {
       const row = sandboxConnection(c)
       const body = await jsonBody(c)
-      return c.json(await network.inject(row.id, body as Record<string, unknown>), 201)
+      if (!Array.isArray(body))
+        return c.json(await network.inject(row.id, body as Record<string, unknown>), 201)
+      // A batch: every message checked first, then each stored (committed) before the answer.
+      if (body.length < 1 || body.length > MAX_INBOUND_BATCH)
+        throw new AppError('ERR_VALIDATION', `A batch holds 1 to ${MAX_INBOUND_BATCH} messages`, undefined, [
+          { field: '', message: `must hold 1 to ${MAX_INBOUND_BATCH} messages` },
+        ])
+      // The pipeline holds the batch's messages and stores them in one transaction (flush) before the answer.
+      // Acknowledged means committed: a message that could not be stored turns the answer into a 500.
+      const inbound = inboundOf(c.get('deps'))
+      const flush = () => {
+        const failed = inbound?.flush(row.id) ?? 0
+        if (failed)
+          throw new AppError(
+            'ERR_CREATING_MESSAGE',
+            `${failed} of the batch's messages could not be stored`,
+            {
+              failed,
+            },
+          )
+      }
+      let result: { ids: string[] }
+      try {
+        result = await network.injectBatch(row.id, body, { mark: inbound && ((e) => inbound.defer(e)) })
+      } catch (err) {
+        flush()
+        throw err
+      }
+      flush()
+      return c.json(result, 201)
     })
     .get('/connections/:id/outbound', (c) => c.json(network.outbound(sandboxConnection(c).id)))
 }

@@ -194,4 +194,103 @@ describe('sandbox API (--sandbox)', () => {
       { field: 'contact.vcard', message: 'must be a vCard (BEGIN:VCARD … END:VCARD)' },
     ])
   })
+
+  test('a batch of inbound messages: every one checked first, each committed before the 201 with the ids', async () => {
+    const h = await createHarness({ sandbox: true })
+    const admin = await h.as(h.a.admin)
+    const { body: connection } = await admin.post('/whatsapp', { name: 'Demo', provider: 'sandbox' })
+    expect((await admin.post(`/sandbox/connections/${connection.id}/pair`)).status).toBe(200)
+    const path = `/sandbox/connections/${connection.id}/inbound`
+    const count = () =>
+      h.deps.sqlite.query<{ n: number }, []>('SELECT count(*) n FROM messages WHERE from_me = 0').get()!.n
+    const before = count()
+
+    const bad = await admin.post(path, [{ from: '5511999990001', body: 'certo' }, { from: '5511999990002' }])
+    expect(bad.status).toBe(400)
+    expect(bad.body.fields).toEqual([{ field: '[1].body', message: expect.any(String) }])
+    expect(count()).toBe(before)
+    expect((await admin.post(path, [])).status).toBe(400)
+    const tooMany = Array.from({ length: 501 }, (_, i) => ({ from: '5511999990001', body: `m ${i}` }))
+    expect((await admin.post(path, tooMany)).status).toBe(400)
+
+    const batch = await admin.post(path, [
+      { from: '5511999990001', name: 'Maria', body: 'um' },
+      { from: '5511999990002', name: 'João', body: 'dois' },
+      { from: '5511999990001', body: 'três', id: 'ABCDEF123456' },
+    ])
+    expect(batch.status).toBe(201)
+    expect(batch.body.ids).toHaveLength(3)
+    expect(batch.body.ids[2]).toBe('ABCDEF123456')
+    // acknowledged means stored: no waiting
+    expect(count()).toBe(before + 3)
+    // the same id again is the same message (idempotent)
+    expect(
+      (await admin.post(path, [{ from: '5511999990001', body: 'três', id: 'ABCDEF123456' }])).status,
+    ).toBe(201)
+    expect(count()).toBe(before + 3)
+
+    // stored together, published as one per message would be, with each ticket's update once; an edit in the
+    // same batch finds the message it edits (held messages are stored before any other event)
+    const events = h.recordEvents()
+    const mixed = await admin.post(path, [
+      { from: '5511999990003', body: 'primeira', id: 'EDITME000001' },
+      { from: '5511999990003', body: 'segunda' },
+      { from: '5511999990003', edit: { id: 'EDITME000001', body: 'primeira, corrigida' } },
+      { from: '5511999990003', body: 'terceira' },
+    ])
+    expect(mixed.status).toBe(201)
+    expect(count()).toBe(before + 6)
+    const edited = h.deps.sqlite
+      .query<{ body: string }, []>("SELECT body FROM messages WHERE wid = 'EDITME000001'")
+      .get()
+    expect(edited?.body).toBe('primeira, corrigida')
+    const admins = events.filter((e) => e.room === `company:${h.a.id}:admins`)
+    const creates = admins.filter(
+      (e) => e.event === `company-${h.a.id}-appMessage` && (e.data as { action: string }).action === 'create',
+    )
+    expect(creates.map((e) => (e.data as { message: { body: string } }).message.body)).toEqual([
+      'primeira',
+      'segunda',
+      'terceira',
+    ])
+
+    // batches and single messages at the same time: each answer comes after its own messages are committed
+    const wids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${100000 + i}`)
+    const stored = (ids: string[]) =>
+      h.deps.sqlite
+        .query<{ n: number }, string[]>(
+          `SELECT count(*) n FROM messages WHERE wid IN (${ids.map(() => '?').join(',')})`,
+        )
+        .get(...ids)!.n
+    const batchA = wids('BATCHA', 20)
+    const batchB = wids('BATCHB', 20)
+    const singles = wids('SINGLE', 5)
+    const post = async (ids: string[]) => {
+      const r = await admin.post(
+        path,
+        ids.map((id, i) => ({ from: `551199999${1000 + i}`, body: id, id })),
+      )
+      expect(r.status).toBe(201)
+      expect(stored(ids)).toBe(ids.length)
+    }
+    const single = async (id: string) => {
+      const r = await admin.post(path, { from: '5511999990009', body: id, id })
+      expect(r.status).toBe(201)
+      expect(stored([id])).toBe(1)
+    }
+    await Promise.all([post(batchA), ...singles.map(single), post(batchB)])
+
+    // a message that cannot be stored: the others still are (each on its own), and the answer is not a 201
+    h.deps.sqlite.run(
+      "CREATE TEMP TRIGGER refuse BEFORE INSERT ON messages WHEN NEW.body = 'falha' BEGIN SELECT RAISE(ABORT, 'no'); END",
+    )
+    const partly = await admin.post(path, [
+      { from: '5511999990004', body: 'antes', id: 'PARTLY000001' },
+      { from: '5511999990004', body: 'falha', id: 'PARTLY000002' },
+      { from: '5511999990004', body: 'depois', id: 'PARTLY000003' },
+    ])
+    expect(partly.status).toBe(500)
+    expect(partly.body.error).toBe('ERR_CREATING_MESSAGE')
+    expect(stored(['PARTLY000001', 'PARTLY000002', 'PARTLY000003'])).toBe(2)
+  })
 })
