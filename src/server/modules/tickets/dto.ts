@@ -3,11 +3,11 @@
  * with its joins (contact, user, queue, connection) and one batched query for the tags. Timestamps stay numbers
  * until the DTO; numbers are unmasked here and masked per reader by `maskTicket`.
  */
-import type { Database } from 'bun:sqlite'
+import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { TagRef, TicketDto, TicketStatusName } from '../../../shared/api'
 import type { DB } from '../../db/client'
 import { maskNumber, type NumberVisibility } from '../contacts/mask'
-import { stmt } from './sql'
+import { inIds, stmt } from './sql'
 
 /** The columns of a ticket row with its joins; `t` tickets, `c` contacts, `u` users, `q` queues, `w` whatsapps. */
 export const TICKET_COLUMNS = `t.id, t.uuid, t.status, t.contact_id AS contactId, t.user_id AS userId,
@@ -50,18 +50,57 @@ export type TicketJoinRow = {
   wName: string | null
 }
 
-const iso = (ms: number) => new Date(ms).toISOString()
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'))
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'))
+const DAY_MS = 86_400_000
+/** `YYYY-MM-DDT` of a UTC day (days since the epoch); a pure memo, bounded. */
+const dayPrefixes = new Map<number, string>()
+
+/**
+ * `new Date(ms).toISOString()`, ~6x cheaper (a list page formats 80 of them): the date part is memoized per
+ * day, the time part is table lookups. Outside 1970..9999 or for a fractional ms it is toISOString itself.
+ */
+export function iso(ms: number): string {
+  if (!(ms >= 0 && ms < 253_402_300_800_000) || !Number.isInteger(ms)) return new Date(ms).toISOString()
+  const day = Math.floor(ms / DAY_MS)
+  let prefix = dayPrefixes.get(day)
+  if (prefix === undefined) {
+    prefix = new Date(day * DAY_MS).toISOString().slice(0, 11)
+    if (dayPrefixes.size >= 4096) dayPrefixes.clear()
+    dayPrefixes.set(day, prefix)
+  }
+  let rest = ms - day * DAY_MS
+  const h = (rest / 3_600_000) | 0
+  rest -= h * 3_600_000
+  const m = (rest / 60_000) | 0
+  rest -= m * 60_000
+  const s = (rest / 1000) | 0
+  return `${prefix}${TWO_DIGITS[h]}:${TWO_DIGITS[m]}:${TWO_DIGITS[s]}.${THREE_DIGITS[rest - s * 1000]}Z`
+}
+
+/**
+ * A join row a list read without the columns its WHERE already fixes (see `PageKnown`): the company always, the
+ * status when the list asks one. Each text column left out saves bun:sqlite a string per row.
+ */
+export type TicketPageRow = Omit<TicketJoinRow, 'status' | 'companyId'> & {
+  status?: TicketStatusName
+  companyId?: number
+}
+
+/** What every row of a list shares, so its query need not read it: the company, and the status asked for. */
+export type PageKnown = { companyId: number; status?: TicketStatusName }
 
 export function toTicketDto(
-  r: TicketJoinRow,
+  r: TicketPageRow,
   tags: TagRef[],
   isTricked: NumberVisibility = 'enabled',
+  known?: PageKnown,
 ): TicketDto {
   const number = r.cNumber ?? ''
   return {
     id: r.id,
     uuid: r.uuid,
-    status: r.status,
+    status: (known?.status ?? r.status) as TicketStatusName,
     contactId: r.contactId,
     contact: {
       id: r.contactId,
@@ -84,7 +123,7 @@ export function toTicketDto(
     lastMessage: r.lastMessage,
     unreadMessages: r.unreadMessages,
     tags,
-    companyId: r.companyId,
+    companyId: (known ? known.companyId : r.companyId) as number,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
   }
@@ -92,16 +131,16 @@ export function toTicketDto(
 
 type TagRow = { ticketId: number; id: number; name: string; color: string }
 
-const TAGS_SQL = `SELECT tt.ticket_id AS ticketId, g.id, g.name, g.color
-  FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id
- WHERE tt.ticket_id IN (SELECT value FROM json_each(?))
- ORDER BY g.name`
-
 /** The tags of many tickets in one query. */
 export function tagsOfTickets(sqlite: Database, ids: number[]): Map<number, TagRef[]> {
   const byTicket = new Map<number, TagRef[]>()
   if (ids.length === 0) return byTicket
-  for (const row of stmt<TagRow, [string]>(sqlite, TAGS_SQL).all(JSON.stringify(ids))) {
+  const params: SQLQueryBindings[] = []
+  const sql = `SELECT tt.ticket_id AS ticketId, g.id, g.name, g.color
+    FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id
+   WHERE ${inIds('tt.ticket_id', ids, params)}
+   ORDER BY g.name`
+  for (const row of stmt<TagRow, SQLQueryBindings[]>(sqlite, sql).all(...params)) {
     const list = byTicket.get(row.ticketId)
     const tag = { id: row.id, name: row.name, color: row.color }
     if (list) list.push(tag)
@@ -110,17 +149,21 @@ export function tagsOfTickets(sqlite: Database, ids: number[]): Map<number, TagR
   return byTicket
 }
 
-/** DTOs of rows with their tags (one query); numbers masked unless `isTricked` is 'enabled'. */
+/**
+ * DTOs of rows with their tags (one query); numbers masked unless `isTricked` is 'enabled'. Rows read without
+ * their company (or status) take it from `known`.
+ */
 export function toTicketDtos(
   sqlite: Database,
-  rows: TicketJoinRow[],
+  rows: TicketPageRow[],
   isTricked: NumberVisibility = 'enabled',
+  known?: PageKnown,
 ): TicketDto[] {
   const tags = tagsOfTickets(
     sqlite,
     rows.map((r) => r.id),
   )
-  return rows.map((r) => toTicketDto(r, tags.get(r.id) ?? [], isTricked))
+  return rows.map((r) => toTicketDto(r, tags.get(r.id) ?? [], isTricked, known))
 }
 
 export const BY_IDS_SQL = `SELECT ${TICKET_COLUMNS} FROM tickets t ${TICKET_JOINS}

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { AppError } from '../../../shared/errors'
 import {
   createTicketBody,
+  type ListTicketsQuery,
   listTicketsQuery,
   ticketCountsQuery,
   updateTicketBody,
@@ -19,11 +20,34 @@ function queryOf(c: { req: { query(): Record<string, string> } }) {
   return out
 }
 
+/**
+ * The list's query, parsed, by its query string: parsing (the JSON id lists included) is a pure function of that
+ * text, and an inbox polls the same few lists over and over. Bounded; a refused query is not kept; what is kept
+ * is frozen, since every request with that text shares it.
+ */
+const listQueries = new Map<string, ListTicketsQuery>()
+const MAX_LIST_QUERIES = 256
+
+function listQueryOf(c: { req: { url: string; query(): Record<string, string> } }): ListTicketsQuery {
+  const url = c.req.url
+  const at = url.indexOf('?')
+  const key = at < 0 ? '' : url.slice(at + 1)
+  let q = listQueries.get(key)
+  if (!q) {
+    q = parse(listTicketsQuery, queryOf(c))
+    for (const list of [q.queueIds, q.users, q.tags]) if (list) Object.freeze(list)
+    Object.freeze(q)
+    if (listQueries.size >= MAX_LIST_QUERIES) listQueries.clear()
+    listQueries.set(key, q)
+  }
+  return q
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export const ticketsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get('/', (c) => c.json(listTickets(ctxOf(c), parse(listTicketsQuery, queryOf(c)))))
+  .get('/', (c) => c.json(listTickets(ctxOf(c), listQueryOf(c))))
   .get('/counts', (c) => c.json(ticketCounts(ctxOf(c), parse(ticketCountsQuery, queryOf(c)))))
   .get('/u/:uuid', (c) => {
     const uuid = c.req.param('uuid')
