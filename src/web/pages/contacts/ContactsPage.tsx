@@ -1,17 +1,17 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { BookUser, MessageSquarePlus, Pencil, Plus, Search, Trash2, UserPlus } from 'lucide-react'
+import { BookUser, MessageSquarePlus, Pencil, Plus, Trash2, UserPlus } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ContactDto } from '../../../shared/api'
 import { can } from '../../../shared/permissions'
 import { api } from '../../api/client'
-import { errorMessage, toastError } from '../../api/errors'
-import { Card, Page } from '../../components/layout/Page'
+import { toastError } from '../../api/errors'
+import { LiveTableCard } from '../../components/LiveTableCard'
+import { Page } from '../../components/layout/Page'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { EmptyState } from '../../components/ui/EmptyState'
-import { SearchInput } from '../../components/ui/Field'
-import { type Column, DataTable } from '../../components/ui/Table'
+import type { Column } from '../../components/ui/Table'
 import { useDebounced } from '../../lib/useDebounced'
 import { useLiveList } from '../../state/liveList'
 import { currentUser } from '../../state/session'
@@ -40,7 +40,7 @@ export function ContactsPage() {
   const [dialog, setDialog] = useState<{ id: number | null } | null>(null)
   const [deleting, setDeleting] = useState<ContactDto | null>(null)
   const list = useLiveList(contactsList, { search: term })
-  const { upsert, remove, reload } = list
+  const { upsert, remove } = list
   const startTicket = useStartTicket()
 
   const confirmDelete = async () => {
@@ -135,49 +135,31 @@ export function ContactsPage() {
         </Button>
       }
     >
-      <Card className="flex-1">
-        <div className="border-border border-b p-3">
-          <SearchInput
-            wrapperClassName="max-w-sm"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder={t('contacts.search')}
-            aria-label={t('contacts.search')}
-          />
-        </div>
-        <DataTable
-          label={t('contacts.title')}
-          rows={list.items}
-          rowKey={contactId}
-          columns={columns}
-          loading={list.loading}
-          loadingMore={list.loadingMore}
-          error={list.error ? errorMessage(list.error) : null}
-          onRetry={list.items.length ? list.loadMore : reload}
-          hasMore={list.hasMore}
-          onLoadMore={list.loadMore}
-          mobileCard={mobileCard}
-          empty={
-            term ? (
-              <EmptyState icon={<Search />} title={t('contacts.emptyTitle')}>
-                {t('contacts.emptySearch', { term })}
-              </EmptyState>
-            ) : (
-              <EmptyState
-                icon={<BookUser />}
-                title={t('contacts.emptyTitle')}
-                action={
-                  <Button icon={<UserPlus className="size-4" />} onClick={() => setDialog({ id: null })}>
-                    {t('contacts.add')}
-                  </Button>
-                }
-              >
-                {t('contacts.emptyText')}
-              </EmptyState>
-            )
-          }
-        />
-      </Card>
+      <LiveTableCard
+        list={list}
+        search={search}
+        onSearch={setSearch}
+        searchLabel={t('contacts.search')}
+        term={term}
+        noMatches={{ title: t('contacts.emptyTitle'), text: t('contacts.emptySearch', { term }) }}
+        label={t('contacts.title')}
+        rowKey={contactId}
+        columns={columns}
+        mobileCard={mobileCard}
+        empty={
+          <EmptyState
+            icon={<BookUser />}
+            title={t('contacts.emptyTitle')}
+            action={
+              <Button icon={<UserPlus className="size-4" />} onClick={() => setDialog({ id: null })}>
+                {t('contacts.add')}
+              </Button>
+            }
+          >
+            {t('contacts.emptyText')}
+          </EmptyState>
+        }
+      />
       {dialog && (
         <ContactDialog
           open

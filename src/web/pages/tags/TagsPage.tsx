@@ -1,16 +1,16 @@
-import { Columns3, Pencil, Plus, Search, Tag, Tags, Trash2 } from 'lucide-react'
+import { Columns3, Pencil, Plus, Tag, Tags, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TagDto } from '../../../shared/api'
 import { api } from '../../api/client'
-import { errorMessage, toastError } from '../../api/errors'
-import { Card, Page } from '../../components/layout/Page'
+import { toastError } from '../../api/errors'
+import { LiveTableCard } from '../../components/LiveTableCard'
+import { Page } from '../../components/layout/Page'
 import { Badge } from '../../components/ui/Badge'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { EmptyState } from '../../components/ui/EmptyState'
-import { SearchInput } from '../../components/ui/Field'
-import { type Column, DataTable } from '../../components/ui/Table'
+import type { Column } from '../../components/ui/Table'
 import { useDebounced } from '../../lib/useDebounced'
 import { useLiveList } from '../../state/liveList'
 import { toast } from '../../state/toast'
@@ -41,7 +41,7 @@ export function TagsPage() {
   const [dialog, setDialog] = useState<{ id?: number } | null>(null)
   const [deleting, setDeleting] = useState<TagDto | null>(null)
   const list = useLiveList(tagsList, { search: term })
-  const { upsert, remove, reload } = list
+  const { upsert, remove } = list
 
   const confirmDelete = async () => {
     if (!deleting) return
@@ -128,49 +128,31 @@ export function TagsPage() {
         </Button>
       }
     >
-      <Card className="flex-1">
-        <div className="border-border border-b p-3">
-          <SearchInput
-            wrapperClassName="max-w-sm"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder={t('tags.search')}
-            aria-label={t('tags.search')}
-          />
-        </div>
-        <DataTable
-          label={t('tags.title')}
-          rows={list.items}
-          rowKey={(tag) => tag.id}
-          columns={columns}
-          loading={list.loading}
-          loadingMore={list.loadingMore}
-          error={list.error ? errorMessage(list.error) : null}
-          onRetry={list.items.length ? list.loadMore : reload}
-          hasMore={list.hasMore}
-          onLoadMore={list.loadMore}
-          mobileCard={mobileCard}
-          empty={
-            term ? (
-              <EmptyState icon={<Search />} title={t('tags.emptySearchTitle')}>
-                {t('tags.emptySearch', { term })}
-              </EmptyState>
-            ) : (
-              <EmptyState
-                icon={<Tags />}
-                title={t('tags.emptyTitle')}
-                action={
-                  <Button icon={<Tag className="size-4" />} onClick={() => setDialog({})}>
-                    {t('tags.add')}
-                  </Button>
-                }
-              >
-                {t('tags.emptyText')}
-              </EmptyState>
-            )
-          }
-        />
-      </Card>
+      <LiveTableCard
+        list={list}
+        search={search}
+        onSearch={setSearch}
+        searchLabel={t('tags.search')}
+        term={term}
+        noMatches={{ title: t('tags.emptySearchTitle'), text: t('tags.emptySearch', { term }) }}
+        label={t('tags.title')}
+        rowKey={(tag) => tag.id}
+        columns={columns}
+        mobileCard={mobileCard}
+        empty={
+          <EmptyState
+            icon={<Tags />}
+            title={t('tags.emptyTitle')}
+            action={
+              <Button icon={<Tag className="size-4" />} onClick={() => setDialog({})}>
+                {t('tags.add')}
+              </Button>
+            }
+          >
+            {t('tags.emptyText')}
+          </EmptyState>
+        }
+      />
       {dialog && (
         <TagDialog open tagId={dialog.id} onClose={() => setDialog(null)} onSaved={(tag) => upsert(tag)} />
       )}

@@ -1,18 +1,18 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { Pencil, Plus, Search, Trash2, UserPlus, Users } from 'lucide-react'
+import { Pencil, Plus, Trash2, UserPlus, Users } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { UserDto } from '../../../shared/api'
 import { api } from '../../api/client'
-import { errorMessage, toastError } from '../../api/errors'
-import { Card, Page } from '../../components/layout/Page'
+import { toastError } from '../../api/errors'
+import { LiveTableCard } from '../../components/LiveTableCard'
+import { Page } from '../../components/layout/Page'
 import { Avatar } from '../../components/ui/Avatar'
 import { Badge } from '../../components/ui/Badge'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { EmptyState } from '../../components/ui/EmptyState'
-import { SearchInput } from '../../components/ui/Field'
-import { type Column, DataTable } from '../../components/ui/Table'
+import type { Column } from '../../components/ui/Table'
 import { useDebounced } from '../../lib/useDebounced'
 import { useLiveList } from '../../state/liveList'
 import { currentUser } from '../../state/session'
@@ -35,7 +35,7 @@ export function UsersPage() {
   const [deleting, setDeleting] = useState<UserDto | null>(null)
 
   const list = useLiveList(usersList, { search: term })
-  const { upsert, remove, reload } = list
+  const { upsert, remove } = list
 
   const confirmDelete = async () => {
     if (!deleting) return
@@ -132,52 +132,31 @@ export function UsersPage() {
         </Button>
       }
     >
-      <Card className="flex-1">
-        <div className="border-border border-b p-3">
-          <SearchInput
-            wrapperClassName="max-w-sm"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder={t('users.search')}
-            aria-label={t('users.search')}
-          />
-        </div>
-        <DataTable
-          label={t('users.title')}
-          rows={list.items}
-          rowKey={userId}
-          columns={columns}
-          loading={list.loading}
-          loadingMore={list.loadingMore}
-          error={list.error ? errorMessage(list.error) : null}
-          onRetry={list.items.length ? list.loadMore : reload}
-          hasMore={list.hasMore}
-          onLoadMore={list.loadMore}
-          mobileCard={mobileCard}
-          empty={
-            term ? (
-              <EmptyState icon={<Search />} title={t('users.emptyTitle')}>
-                {t('users.emptySearch', { term })}
-              </EmptyState>
-            ) : (
-              <EmptyState
-                icon={<Users />}
-                title={t('users.emptyTitle')}
-                action={
-                  <Button
-                    icon={<UserPlus className="size-4" />}
-                    onClick={() => setDialog({ mode: 'create' })}
-                  >
-                    {t('users.add')}
-                  </Button>
-                }
-              >
-                {t('users.emptyText')}
-              </EmptyState>
-            )
-          }
-        />
-      </Card>
+      <LiveTableCard
+        list={list}
+        search={search}
+        onSearch={setSearch}
+        searchLabel={t('users.search')}
+        term={term}
+        noMatches={{ title: t('users.emptyTitle'), text: t('users.emptySearch', { term }) }}
+        label={t('users.title')}
+        rowKey={userId}
+        columns={columns}
+        mobileCard={mobileCard}
+        empty={
+          <EmptyState
+            icon={<Users />}
+            title={t('users.emptyTitle')}
+            action={
+              <Button icon={<UserPlus className="size-4" />} onClick={() => setDialog({ mode: 'create' })}>
+                {t('users.add')}
+              </Button>
+            }
+          >
+            {t('users.emptyText')}
+          </EmptyState>
+        }
+      />
       {dialog && (
         <UserDialog
           open
