@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { ManualClock, systemClock } from './clock'
+import { isoString, ManualClock, systemClock } from './clock'
 
 describe('ManualClock', () => {
   test('timers fire when time moves past them, in due order, each at its own time', () => {
@@ -64,5 +64,14 @@ describe('ManualClock', () => {
       systemClock.setTimeout(() => resolve(true), 0)
     })
     expect(fired).toBe(true)
+  })
+})
+
+describe('isoString', () => {
+  test('is toISOString, also at the edges and outside the fast range', () => {
+    const samples = [0, 1, 999, 1000, 86_399_999, 86_400_000, 951_782_400_000, 1_763_000_000_123]
+    samples.push(253_402_300_799_999, -1, -86_400_001, 253_402_300_800_000, 1.5, -62_167_219_200_001)
+    for (let i = 0; i < 5000; i++) samples.push(Math.floor((Math.random() - 0.3) * 4e12))
+    for (const ms of samples) expect(isoString(ms)).toBe(new Date(ms).toISOString())
   })
 })

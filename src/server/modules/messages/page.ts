@@ -13,121 +13,15 @@
  * - reactions are read only when some message of the page has one.
  */
 import type { Database } from 'bun:sqlite'
-import type { MessageDto, MessageReactionDto, TicketDto } from '../../../shared/api'
+import type { MessageDto, MessageReactionDto } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
+import { isoString } from '../../clock'
 import type { Ctx, Deps } from '../../context'
+import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
 import type { NumberVisibility } from '../contacts/mask'
 import { type ActorScope, actorScope, canSeeTicket } from '../tickets/access'
-import { tagsOfTickets } from '../tickets/dto'
 import { FLAG, loadQuoted, loadReactions, parseOldMessages } from './dto'
-
-const statements = new WeakMap<Database, Map<string, ReturnType<Database['prepare']>>>()
-
-/** A statement of this file, prepared once per database (bun:sqlite's query() cache is small and shared). */
-function prepared<R, P extends unknown[]>(sqlite: Database, sql: string) {
-  let byText = statements.get(sqlite)
-  if (!byText) {
-    byText = new Map()
-    statements.set(sqlite, byText)
-  }
-  let statement = byText.get(sql)
-  if (!statement) {
-    statement = sqlite.prepare(sql)
-    byText.set(sql, statement)
-  }
-  return statement as unknown as {
-    get(...params: P): R | null
-    all(...params: P): R[]
-  }
-}
-
-// ---- the ticket ----
-
-type TicketRow = {
-  id: number
-  uuid: string
-  status: TicketDto['status']
-  contactId: number
-  userId: number | null
-  queueId: number | null
-  whatsappId: number | null
-  channel: string
-  isGroup: number
-  chatbot: number
-  lastMessage: string
-  unreadMessages: number
-  companyId: number
-  createdAt: number
-  updatedAt: number
-  uName: string | null
-  qName: string | null
-  qColor: string | null
-  wName: string | null
-  hasTags: number
-}
-
-const TICKET_SQL = `SELECT t.id, t.uuid, t.status, t.contact_id AS contactId, t.user_id AS userId,
-  t.queue_id AS queueId, t.whatsapp_id AS whatsappId, t.channel, t.is_group AS isGroup, t.chatbot,
-  t.last_message AS lastMessage, t.unread_messages AS unreadMessages, t.company_id AS companyId,
-  t.created_at AS createdAt, t.updated_at AS updatedAt,
-  (SELECT name FROM users WHERE id = t.user_id) AS uName,
-  (SELECT name FROM queues WHERE id = t.queue_id) AS qName,
-  (SELECT color FROM queues WHERE id = t.queue_id) AS qColor,
-  (SELECT name FROM whatsapps WHERE id = t.whatsapp_id) AS wName,
-  EXISTS (SELECT 1 FROM ticket_tags WHERE ticket_id = t.id) AS hasTags
- FROM tickets t WHERE t.id = ?`
-
-type ContactRow = {
-  name: string | null
-  number: string | null
-  pic: string | null
-  email: string | null
-  isGroup: number | null
-}
-
-const CONTACT_SQL = `SELECT name, number, profile_pic_url AS pic, email, is_group AS isGroup
-  FROM contacts WHERE id = ?`
-
-/**
- * One ticket as `loadTicketDtos(sqlite, [id])[0]` gives it (numbers unmasked), or undefined: the same object,
- * read more cheaply.
- */
-export function loadTicketDto(sqlite: Database, id: number): TicketDto | undefined {
-  const r = prepared<TicketRow, [number]>(sqlite, TICKET_SQL).get(id)
-  if (!r) return undefined
-  const c = prepared<ContactRow, [number]>(sqlite, CONTACT_SQL).get(r.contactId)
-  return {
-    id: r.id,
-    uuid: r.uuid,
-    status: r.status,
-    contactId: r.contactId,
-    contact: {
-      id: r.contactId,
-      name: c?.name ?? '',
-      number: c?.number ?? '',
-      profilePicUrl: c?.pic ?? '',
-      email: c?.email ?? '',
-      isGroup: !!c?.isGroup,
-    },
-    userId: r.userId,
-    user: r.userId != null && r.uName != null ? { id: r.userId, name: r.uName } : null,
-    queueId: r.queueId,
-    queue:
-      r.queueId != null && r.qName != null ? { id: r.queueId, name: r.qName, color: r.qColor ?? '' } : null,
-    whatsappId: r.whatsappId,
-    whatsapp: r.whatsappId != null && r.wName != null ? { id: r.whatsappId, name: r.wName } : null,
-    channel: r.channel,
-    isGroup: !!r.isGroup,
-    chatbot: !!r.chatbot,
-    lastMessage: r.lastMessage,
-    unreadMessages: r.unreadMessages,
-    tags: r.hasTags ? (tagsOfTickets(sqlite, [r.id]).get(r.id) ?? []) : [],
-    companyId: r.companyId,
-    createdAt: isoOf(r.createdAt),
-    updatedAt: isoOf(r.updatedAt),
-  }
-}
 
 // ---- who reads ----
 
@@ -161,7 +55,7 @@ export function readerOf(
   if (ticket.companyId !== actor.companyId) throw new AppError('ERR_NO_PERMISSION', 'Acesso não permitido')
   if (actor.profile === 'admin' || actor.super) return reader
   if (ticket.userId != null && ticket.userId === actor.userId) return reader
-  const row = prepared<AccessRow, [number, number | null, number]>(ctx.sqlite, ACCESS_SQL).get(
+  const row = stmt<AccessRow, [number, number | null, number]>(ctx.sqlite, ACCESS_SQL).get(
     actor.userId,
     ticket.queueId,
     actor.companyId,
@@ -227,7 +121,7 @@ export function pageRows(
   limit: number,
   offset: number,
 ): PageRow[] {
-  return prepared<PageRow, [number, number, number, number, number]>(sqlite, PAGE_SQL).all(
+  return stmt<PageRow, [number, number, number, number, number]>(sqlite, PAGE_SQL).all(
     ticket.id,
     ticket.companyId,
     ticket.contactId,
@@ -258,7 +152,7 @@ export function pageDtos(
     if (r.id < low) low = r.id
     if (r.id > high) high = r.id
   }
-  const anyReaction = prepared<{ any: number }, [number, number]>(deps.sqlite, REACTIONS_PROBE_SQL).get(
+  const anyReaction = stmt<{ any: number }, [number, number]>(deps.sqlite, REACTIONS_PROBE_SQL).get(
     low,
     high,
   )!.any
@@ -278,7 +172,7 @@ export function pageDtos(
     const e = extras[i] ?? NO_EXTRA
     const companyId = extras[i] ? e[8] : ticket.companyId
     const f = r.flags
-    const createdAt = isoOf(r.createdAt)
+    const createdAt = isoString(r.createdAt)
     out[i] = {
       id: r.id,
       wid: r.wid,
@@ -300,7 +194,7 @@ export function pageDtos(
       isEdited: (f & FLAG.isEdited) !== 0,
       isPrivate: (f & FLAG.isPrivate) !== 0,
       oldMessages: e[4]
-        ? parseOldMessages(e[4]).map((o) => ({ body: o.body, createdAt: isoOf(o.createdAt) }))
+        ? parseOldMessages(e[4]).map((o) => ({ body: o.body, createdAt: isoString(o.createdAt) }))
         : [],
       quotedMsgId: e[5],
       quotedMsg: e[5] == null ? null : (quoted?.get(e[5]) ?? null),
@@ -310,38 +204,8 @@ export function pageDtos(
       sendError: e[7],
       userId: r.userId,
       createdAt,
-      updatedAt: r.updatedAt === r.createdAt ? createdAt : isoOf(r.updatedAt),
+      updatedAt: r.updatedAt === r.createdAt ? createdAt : isoString(r.updatedAt),
     }
   }
   return out
-}
-
-// ---- dates ----
-
-const DAY_MS = 86_400_000
-/** 0000-01-01 and the end of 9999: outside, toISOString's own (signed, six-digit) years. */
-const MIN_FAST = -62_167_219_200_000
-const MAX_FAST = 253_402_300_799_999
-let lastDay = Number.NaN
-let lastPrefix = ''
-
-const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`)
-const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`)
-
-/** `new Date(ms).toISOString()`, the day's part kept from the last call (a page's messages share days). */
-export function isoOf(ms: number): string {
-  if (!(ms >= MIN_FAST && ms <= MAX_FAST) || !Number.isInteger(ms)) return new Date(ms).toISOString()
-  const day = Math.floor(ms / DAY_MS)
-  if (day !== lastDay) {
-    lastPrefix = new Date(day * DAY_MS).toISOString().slice(0, 11)
-    lastDay = day
-  }
-  let rest = ms - day * DAY_MS
-  const milli = rest % 1000
-  rest = (rest - milli) / 1000
-  const sec = rest % 60
-  rest = (rest - sec) / 60
-  const min = rest % 60
-  const hour = (rest - min) / 60
-  return `${lastPrefix}${pad2(hour)}:${pad2(min)}:${pad2(sec)}.${pad3(milli)}Z`
 }

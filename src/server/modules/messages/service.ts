@@ -10,7 +10,7 @@ import { mediaTypeOf } from '../../media/types'
 import type { UploadedMedia } from '../../media/upload'
 import { reindexMessage } from '../search/indexer'
 import { type ActorScope, actorScope, assertCanSeeTicket } from '../tickets/access'
-import { loadTicketDtos, maskTicket } from '../tickets/dto'
+import { loadTicketDto, loadTicketDtos, maskTicket } from '../tickets/dto'
 import { findOrOpenInboundTicket } from '../tickets/inbound'
 import { publishTicket } from '../tickets/live'
 import { markTicketRead } from '../tickets/read'
@@ -24,7 +24,7 @@ import {
   type StoredMedia,
   writeOutboundMessages,
 } from './outbound'
-import { loadTicketDto, pageDtos, pageRows, readerOf } from './page'
+import { pageDtos, pageRows, readerOf } from './page'
 import { chatRefOf, msgRefOf } from './refs'
 
 export const MESSAGES_PAGE_SIZE = 20

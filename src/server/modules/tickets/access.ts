@@ -13,7 +13,7 @@
 import type { Database } from 'bun:sqlite'
 import { AppError } from '../../../shared/errors'
 import type { Ctx, UserActor } from '../../context'
-import { stmt } from './sql'
+import { stmt } from '../../db/statements'
 
 export type Flag = 'enabled' | 'disabled'
 

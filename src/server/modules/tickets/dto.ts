@@ -5,9 +5,11 @@
  */
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { TagRef, TicketDto, TicketStatusName } from '../../../shared/api'
+import { isoString } from '../../clock'
 import type { DB } from '../../db/client'
+import { stmt } from '../../db/statements'
 import { maskNumber, type NumberVisibility } from '../contacts/mask'
-import { inIds, stmt } from './sql'
+import { inIds } from './sql'
 
 /** The columns of a ticket row with its joins; `t` tickets, `c` contacts, `u` users, `q` queues, `w` whatsapps. */
 export const TICKET_COLUMNS = `t.id, t.uuid, t.status, t.contact_id AS contactId, t.user_id AS userId,
@@ -48,34 +50,6 @@ export type TicketJoinRow = {
   qName: string | null
   qColor: string | null
   wName: string | null
-}
-
-const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'))
-const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'))
-const DAY_MS = 86_400_000
-/** `YYYY-MM-DDT` of a UTC day (days since the epoch); a pure memo, bounded. */
-const dayPrefixes = new Map<number, string>()
-
-/**
- * `new Date(ms).toISOString()`, ~6x cheaper (a list page formats 80 of them): the date part is memoized per
- * day, the time part is table lookups. Outside 1970..9999 or for a fractional ms it is toISOString itself.
- */
-export function iso(ms: number): string {
-  if (!(ms >= 0 && ms < 253_402_300_800_000) || !Number.isInteger(ms)) return new Date(ms).toISOString()
-  const day = Math.floor(ms / DAY_MS)
-  let prefix = dayPrefixes.get(day)
-  if (prefix === undefined) {
-    prefix = new Date(day * DAY_MS).toISOString().slice(0, 11)
-    if (dayPrefixes.size >= 4096) dayPrefixes.clear()
-    dayPrefixes.set(day, prefix)
-  }
-  let rest = ms - day * DAY_MS
-  const h = (rest / 3_600_000) | 0
-  rest -= h * 3_600_000
-  const m = (rest / 60_000) | 0
-  rest -= m * 60_000
-  const s = (rest / 1000) | 0
-  return `${prefix}${TWO_DIGITS[h]}:${TWO_DIGITS[m]}:${TWO_DIGITS[s]}.${THREE_DIGITS[rest - s * 1000]}Z`
 }
 
 /**
@@ -124,8 +98,8 @@ export function toTicketDto(
     unreadMessages: r.unreadMessages,
     tags,
     companyId: (known ? known.companyId : r.companyId) as number,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    createdAt: isoString(r.createdAt),
+    updatedAt: isoString(r.updatedAt),
   }
 }
 
@@ -197,4 +171,90 @@ export function loadTicketDtos(db: DB | Database, ids: number[]): TicketDto[] {
 export function maskTicket(ticket: TicketDto, isTricked: NumberVisibility): TicketDto {
   if (isTricked === 'enabled' || !ticket.contact.number) return ticket
   return { ...ticket, contact: { ...ticket.contact, number: maskNumber(ticket.contact.number, isTricked) } }
+}
+
+type SingleTicketRow = {
+  id: number
+  uuid: string
+  status: TicketDto['status']
+  contactId: number
+  userId: number | null
+  queueId: number | null
+  whatsappId: number | null
+  channel: string
+  isGroup: number
+  chatbot: number
+  lastMessage: string
+  unreadMessages: number
+  companyId: number
+  createdAt: number
+  updatedAt: number
+  uName: string | null
+  qName: string | null
+  qColor: string | null
+  wName: string | null
+  hasTags: number
+}
+
+const TICKET_SQL = `SELECT t.id, t.uuid, t.status, t.contact_id AS contactId, t.user_id AS userId,
+  t.queue_id AS queueId, t.whatsapp_id AS whatsappId, t.channel, t.is_group AS isGroup, t.chatbot,
+  t.last_message AS lastMessage, t.unread_messages AS unreadMessages, t.company_id AS companyId,
+  t.created_at AS createdAt, t.updated_at AS updatedAt,
+  (SELECT name FROM users WHERE id = t.user_id) AS uName,
+  (SELECT name FROM queues WHERE id = t.queue_id) AS qName,
+  (SELECT color FROM queues WHERE id = t.queue_id) AS qColor,
+  (SELECT name FROM whatsapps WHERE id = t.whatsapp_id) AS wName,
+  EXISTS (SELECT 1 FROM ticket_tags WHERE ticket_id = t.id) AS hasTags
+ FROM tickets t WHERE t.id = ?`
+
+type ContactRow = {
+  name: string | null
+  number: string | null
+  pic: string | null
+  email: string | null
+  isGroup: number | null
+}
+
+const CONTACT_SQL = `SELECT name, number, profile_pic_url AS pic, email, is_group AS isGroup
+  FROM contacts WHERE id = ?`
+
+/**
+ * One ticket as `loadTicketDtos(sqlite, [id])[0]` gives it (numbers unmasked), or undefined: the same object,
+ * read more cheaply (subqueries and one contact lookup; a join costs more than they do here). The conversation
+ * reads it on every page.
+ */
+export function loadTicketDto(sqlite: Database, id: number): TicketDto | undefined {
+  const r = stmt<SingleTicketRow, [number]>(sqlite, TICKET_SQL).get(id)
+  if (!r) return undefined
+  const c = stmt<ContactRow, [number]>(sqlite, CONTACT_SQL).get(r.contactId)
+  return {
+    id: r.id,
+    uuid: r.uuid,
+    status: r.status,
+    contactId: r.contactId,
+    contact: {
+      id: r.contactId,
+      name: c?.name ?? '',
+      number: c?.number ?? '',
+      profilePicUrl: c?.pic ?? '',
+      email: c?.email ?? '',
+      isGroup: !!c?.isGroup,
+    },
+    userId: r.userId,
+    user: r.userId != null && r.uName != null ? { id: r.userId, name: r.uName } : null,
+    queueId: r.queueId,
+    queue:
+      r.queueId != null && r.qName != null ? { id: r.queueId, name: r.qName, color: r.qColor ?? '' } : null,
+    whatsappId: r.whatsappId,
+    whatsapp: r.whatsappId != null && r.wName != null ? { id: r.whatsappId, name: r.wName } : null,
+    channel: r.channel,
+    isGroup: !!r.isGroup,
+    chatbot: !!r.chatbot,
+    lastMessage: r.lastMessage,
+    unreadMessages: r.unreadMessages,
+    tags: r.hasTags ? (tagsOfTickets(sqlite, [r.id]).get(r.id) ?? []) : [],
+    companyId: r.companyId,
+    createdAt: isoString(r.createdAt),
+    updatedAt: isoString(r.updatedAt),
+  }
 }

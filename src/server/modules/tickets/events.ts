@@ -1,8 +1,8 @@
 import type { Database } from 'bun:sqlite'
 import type { DB } from '../../db/client'
 import type { TicketEventType, TicketStatus } from '../../db/schema/tickets'
+import { stmt } from '../../db/statements'
 import { sqliteOf } from './dto'
-import { stmt } from './sql'
 
 /** Where a ticket is: its status, user, queue and connection. */
 export type TicketState = {

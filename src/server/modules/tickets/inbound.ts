@@ -1,11 +1,11 @@
 import type { Database } from 'bun:sqlite'
 import type { DB } from '../../db/client'
 import type { TicketRow } from '../../db/schema'
+import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
 import { sqliteOf } from './dto'
 import { recordTicketEvent } from './events'
 import { activeTicketRow, insertTicket } from './rows'
-import { stmt } from './sql'
 
 export type InboundTicketInput = {
   companyId: number

@@ -29,6 +29,7 @@ import type { TicketCountsDto, TicketsPage } from '../../../shared/api'
 import type { ListTicketsQuery, TicketCountsQuery } from '../../../shared/schemas/tickets'
 import type { Ctx } from '../../context'
 import { type PageWindow, pageCount, pageOf, pageWindow } from '../../db/paging'
+import { stmt } from '../../db/statements'
 import { type ActorScope, actorScope } from './access'
 import {
   BY_IDS_SQL,
@@ -38,7 +39,7 @@ import {
   type TicketPageRow,
   toTicketDtos,
 } from './dto'
-import { inIds, stmt } from './sql'
+import { inIds } from './sql'
 
 /**
  * Page 1's columns: without the company (the WHERE fixes it) and, when the list asks one status, without the

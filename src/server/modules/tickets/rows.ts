@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import type { TicketRow } from '../../db/schema'
-import { stmt } from './sql'
+import { stmt } from '../../db/statements'
 
 /** `SELECT` list giving a TicketRow's fields under their Drizzle names (booleans still 0/1: see `toTicketRow`). */
 export const TICKET_ROW_COLUMNS = `id, company_id AS companyId, uuid, status, contact_id AS contactId,

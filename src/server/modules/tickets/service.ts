@@ -5,6 +5,7 @@ import type { Ctx } from '../../context'
 import { transact } from '../../context'
 import type { TicketRow } from '../../db/schema'
 import type { TicketEventType, TicketStatus } from '../../db/schema/tickets'
+import { stmt } from '../../db/statements'
 import { outboundSender, writeOutboundMessages } from '../messages/outbound'
 import { settingValue } from '../settings/service'
 import { type ActorScope, actorScope, assertCanSeeTicket } from './access'
@@ -13,7 +14,6 @@ import { recordTicketEvent, type TicketState } from './events'
 import { publishTicket, publishTicketDeleted, type TicketPlace } from './live'
 import { acceptGreeting, fillTemplate, transferNotice } from './notices'
 import { activeTicketRow, insertTicket, ticketRowByUuid, ticketRowInCompany } from './rows'
-import { stmt } from './sql'
 
 /** The ticket in the actor's company, or 404 ERR_NO_TICKET_FOUND (another company's id is not found). */
 export function getTicketRow(ctx: Ctx, id: number): TicketRow {

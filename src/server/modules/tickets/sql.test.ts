@@ -1,6 +1,5 @@
 import type { SQLQueryBindings } from 'bun:sqlite'
 import { describe, expect, test } from 'bun:test'
-import { iso } from './dto'
 import { inIds } from './sql'
 
 describe('inIds', () => {
@@ -19,17 +18,5 @@ describe('inIds', () => {
       expect([1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64]).toContain(marks)
       expect(new Set(params)).toEqual(new Set(ids))
     }
-  })
-})
-
-describe('iso', () => {
-  test('is toISOString', () => {
-    const samples = [
-      0, 1, 999, 1000, 86_399_999, 86_400_000, 951_782_400_000, 1_763_000_000_123, 253_402_300_799_999,
-    ]
-    for (let i = 0; i < 5000; i++) samples.push(Math.floor(Math.random() * 253_402_300_800_000))
-    for (const ms of samples) expect(iso(ms)).toBe(new Date(ms).toISOString())
-    for (const ms of [-1, -86_400_001, 253_402_300_800_000, 1.5])
-      expect(iso(ms)).toBe(new Date(ms).toISOString())
   })
 })
