@@ -28,6 +28,17 @@ export type SendState = (typeof SEND_STATES)[number]
 export const MEDIA_STATES = ['none', 'stored', 'pending', 'failed'] as const
 export type MediaState = (typeof MEDIA_STATES)[number]
 
+/**
+ * A message that carries more than text: media, an edit history, a quote, a group sender, a send error or a
+ * rare flag. Most messages are plain, so the conversation page reads the plain columns of its rows and looks
+ * these up only for its rich ones, through the partial index `messages_rich` (modules/messages/page.ts). The
+ * page's probe repeats this text exactly, which is what lets SQLite use the index.
+ */
+export const RICH_MESSAGE = `(media_path IS NOT NULL OR media_name IS NOT NULL OR media_mime IS NOT NULL
+  OR media_size IS NOT NULL OR old_messages IS NOT NULL OR quoted_msg_id IS NOT NULL
+  OR participant_name IS NOT NULL OR send_error IS NOT NULL OR ptt <> 0 OR is_deleted <> 0 OR is_edited <> 0
+  OR is_private <> 0)`
+
 export const messages = sqliteTable(
   'messages',
   {
@@ -81,6 +92,7 @@ export const messages = sqliteTable(
     uniqueIndex('messages_company_wid').on(t.companyId, t.wid).where(sql`wid IS NOT NULL`),
     index('messages_send_state').on(t.sendState).where(sql`send_state IN ('queued', 'sending')`),
     index('messages_media_pending').on(t.mediaState).where(sql`media_state = 'pending'`),
+    index('messages_rich').on(t.ticketId, t.id).where(sql.raw(RICH_MESSAGE)),
   ],
 )
 

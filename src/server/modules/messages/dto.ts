@@ -70,7 +70,7 @@ export function appendOldMessage(text: string | null, body: string, createdAt: n
   return JSON.stringify([...parseOldMessages(text), { body, createdAt }])
 }
 
-const clampAck = (ack: number): MessageAck => (ack <= 0 ? 0 : ack >= 4 ? 4 : (ack as MessageAck))
+export const clampAck = (ack: number): MessageAck => (ack <= 0 ? 0 : ack >= 4 ? 4 : (ack as MessageAck))
 
 export function toMessageDto(
   deps: Pick<Deps, 'secrets' | 'clock'>,

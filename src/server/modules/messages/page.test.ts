@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { Ctx, UserActor } from '../../context'
+import { RICH_MESSAGE } from '../../db/schema/messages'
 import { createHarness, type Harness } from '../../test/harness'
 import { canSeeTicket, loadActorScope } from '../tickets/access'
 import { loadTicketDto, loadTicketDtos } from '../tickets/dto'
@@ -95,6 +96,29 @@ describe('the conversation page reads the same answer as the general loaders', (
     expect(pageDtos(h.deps, ticket, plain)).toEqual(
       messageDtosOf(h.deps, oldestFirst(h, ticket.id).slice(-4, -2)),
     )
+  })
+
+  test('a page finds its rich messages through the partial index, which holds no plain message', async () => {
+    const h = await createHarness()
+    const { ticket } = await conversation(h, h.a.id)
+    const plain = addMessage(h, ticket, { body: 'oi' })
+    const quoting = addMessage(h, ticket, { body: 're' })
+    h.deps.sqlite.query('UPDATE messages SET quoted_msg_id = ? WHERE id = ?').run(plain, quoting)
+    const plan = h.deps.sqlite
+      .query<{ detail: string }, []>(
+        `EXPLAIN QUERY PLAN SELECT id FROM messages WHERE ticket_id = 1 AND id BETWEEN 1 AND 9 AND ${RICH_MESSAGE}`,
+      )
+      .all()
+      .map((r) => r.detail)
+      .join(' ')
+    expect(plan).toContain('messages_rich')
+    const indexed = h.deps.sqlite
+      .query<{ id: number }, []>(`SELECT id FROM messages INDEXED BY messages_rich WHERE ${RICH_MESSAGE}`)
+      .all()
+      .map((r) => r.id)
+    expect(indexed).toEqual([quoting])
+    const page = pageDtos(h.deps, ticket, pageRows(h.deps.sqlite, ticket, 20, 0).reverse())
+    expect(page.find((m) => m.id === quoting)!.quotedMsg).toMatchObject({ id: plain, body: 'oi' })
   })
 
   test('readerOf follows the access rule of tickets/access.ts', async () => {
