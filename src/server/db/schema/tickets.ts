@@ -32,6 +32,11 @@ export const tickets = sqliteTable(
     chatbot: integer('chatbot', { mode: 'boolean' }).notNull().default(false),
     lastMessage: text('last_message').notNull().default(''),
     unreadMessages: integer('unread_messages').notNull().default(0),
+    /**
+     * How many tags the ticket has, kept by triggers on ticket_tags (migrations/0008): a list reads the tags of
+     * only the tickets that have some, instead of probing ticket_tags for every ticket of the page.
+     */
+    tagCount: integer('tag_count').notNull().default(0),
     /** Imported from WhatsApp's history rather than received live. */
     imported: integer('imported', { mode: 'boolean' }).notNull().default(false),
     closedAt: integer('closed_at'),

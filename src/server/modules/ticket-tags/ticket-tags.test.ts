@@ -68,4 +68,44 @@ describe('ticket tags', () => {
     expect((await h.call('DELETE', `/ticket-tags/${ticket.id}`)).status).toBe(401)
     expect(h.deps.sqlite.query('SELECT count(*) AS n FROM ticket_tags').get()).toEqual({ n: 0 })
   })
+
+  test("tickets.tag_count follows every way a ticket's tags change, and the list shows the tags it counts", async () => {
+    const h = await createHarness()
+    const [plain, tagged] = [1, 2].map(() =>
+      makeTicket(h, h.a.id, { contactId: makeContact(h, h.a.id).id }),
+    ) as [{ id: number }, { id: number }]
+    const [vip, late] = [makeTag(h, h.a.id, 'VIP'), makeTag(h, h.a.id, 'Atraso')]
+    const admin = await h.as(h.a.admin)
+    const counts = () =>
+      h.deps.sqlite
+        .query<{ id: number; tagCount: number }, []>(
+          'SELECT id, tag_count AS tagCount FROM tickets ORDER BY id',
+        )
+        .all()
+    const listed = async () => {
+      const res = await admin.get('/tickets?showAll=true&status=pending')
+      expect(res.status).toBe(200)
+      return Object.fromEntries(
+        (res.body.tickets as { id: number; tags: { name: string }[] }[]).map((t) => [
+          t.id,
+          t.tags.map((g) => g.name),
+        ]),
+      )
+    }
+    await admin.put(`/ticket-tags/${tagged.id}/${vip.id}`)
+    await admin.put(`/ticket-tags/${tagged.id}/${late.id}`)
+    await admin.put(`/ticket-tags/${tagged.id}/${late.id}`)
+    expect(counts()).toEqual([
+      { id: plain.id, tagCount: 0 },
+      { id: tagged.id, tagCount: 2 },
+    ])
+    expect(await listed()).toEqual({ [plain.id]: [], [tagged.id]: ['Atraso', 'VIP'] })
+    // A deleted tag leaves its tickets (a cascade), and the count follows.
+    expect((await admin.del(`/tags/${vip.id}`)).status).toBe(200)
+    expect(counts()[1]).toEqual({ id: tagged.id, tagCount: 1 })
+    expect(await listed()).toEqual({ [plain.id]: [], [tagged.id]: ['Atraso'] })
+    expect((await admin.del(`/ticket-tags/${tagged.id}`)).status).toBe(200)
+    expect(counts()[1]).toEqual({ id: tagged.id, tagCount: 0 })
+    expect(await listed()).toEqual({ [plain.id]: [], [tagged.id]: [] })
+  })
 })

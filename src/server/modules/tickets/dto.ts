@@ -14,8 +14,8 @@ import { inIds } from './sql'
 /** The columns of a ticket row with its joins; `t` tickets, `c` contacts, `u` users, `q` queues, `w` whatsapps. */
 export const TICKET_COLUMNS = `t.id, t.uuid, t.status, t.contact_id AS contactId, t.user_id AS userId,
   t.queue_id AS queueId, t.whatsapp_id AS whatsappId, t.channel, t.is_group AS isGroup, t.chatbot,
-  t.last_message AS lastMessage, t.unread_messages AS unreadMessages, t.company_id AS companyId,
-  t.created_at AS createdAt, t.updated_at AS updatedAt,
+  t.last_message AS lastMessage, t.unread_messages AS unreadMessages, t.tag_count AS tagCount,
+  t.company_id AS companyId, t.created_at AS createdAt, t.updated_at AS updatedAt,
   c.name AS cName, c.number AS cNumber, c.profile_pic_url AS cPic, c.email AS cEmail, c.is_group AS cGroup,
   u.name AS uName, q.name AS qName, q.color AS qColor, w.name AS wName`
 
@@ -38,6 +38,7 @@ export type TicketJoinRow = {
   chatbot: number
   lastMessage: string
   unreadMessages: number
+  tagCount: number
   companyId: number
   createdAt: number
   updatedAt: number
@@ -124,7 +125,7 @@ export function tagsOfTickets(sqlite: Database, ids: number[]): Map<number, TagR
 }
 
 /**
- * DTOs of rows with their tags (one query); numbers masked unless `isTricked` is 'enabled'. Rows read without
+ * DTOs of rows with their tags (one query, for the rows whose tag_count says they have some); numbers masked unless `isTricked` is 'enabled'. Rows read without
  * their company (or status) take it from `known`.
  */
 export function toTicketDtos(
@@ -133,11 +134,10 @@ export function toTicketDtos(
   isTricked: NumberVisibility = 'enabled',
   known?: PageKnown,
 ): TicketDto[] {
-  const tags = tagsOfTickets(
-    sqlite,
-    rows.map((r) => r.id),
-  )
-  return rows.map((r) => toTicketDto(r, tags.get(r.id) ?? [], isTricked, known))
+  const tagged: number[] = []
+  for (const r of rows) if (r.tagCount > 0) tagged.push(r.id)
+  const tags = tagged.length ? tagsOfTickets(sqlite, tagged) : null
+  return rows.map((r) => toTicketDto(r, tags?.get(r.id) ?? [], isTricked, known))
 }
 
 export const BY_IDS_SQL = `SELECT ${TICKET_COLUMNS} FROM tickets t ${TICKET_JOINS}
@@ -193,7 +193,7 @@ type SingleTicketRow = {
   qName: string | null
   qColor: string | null
   wName: string | null
-  hasTags: number
+  tagCount: number
 }
 
 const TICKET_SQL = `SELECT t.id, t.uuid, t.status, t.contact_id AS contactId, t.user_id AS userId,
@@ -204,7 +204,7 @@ const TICKET_SQL = `SELECT t.id, t.uuid, t.status, t.contact_id AS contactId, t.
   (SELECT name FROM queues WHERE id = t.queue_id) AS qName,
   (SELECT color FROM queues WHERE id = t.queue_id) AS qColor,
   (SELECT name FROM whatsapps WHERE id = t.whatsapp_id) AS wName,
-  EXISTS (SELECT 1 FROM ticket_tags WHERE ticket_id = t.id) AS hasTags
+  t.tag_count AS tagCount
  FROM tickets t WHERE t.id = ?`
 
 type ContactRow = {
@@ -252,7 +252,7 @@ export function loadTicketDto(sqlite: Database, id: number): TicketDto | undefin
     chatbot: !!r.chatbot,
     lastMessage: r.lastMessage,
     unreadMessages: r.unreadMessages,
-    tags: r.hasTags ? (tagsOfTickets(sqlite, [r.id]).get(r.id) ?? []) : [],
+    tags: r.tagCount > 0 ? (tagsOfTickets(sqlite, [r.id]).get(r.id) ?? []) : [],
     companyId: r.companyId,
     createdAt: isoString(r.createdAt),
     updatedAt: isoString(r.updatedAt),
