@@ -1,5 +1,6 @@
 export * from './companies'
 export * from './contacts'
+export * from './directory'
 export * from './inbound'
 export * from './messages'
 export * from './plans'

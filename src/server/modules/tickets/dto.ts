@@ -1,29 +1,27 @@
 /**
  * TicketDto from raw rows: the lists, the live events and every ticket answer build it here, from one SELECT
- * with its joins (contact, user, queue, connection) and one batched query for the tags. Timestamps stay numbers
- * until the DTO; numbers are unmasked here and masked per reader by `maskTicket`.
+ * with the contact joined, the company's directory (db/directory.ts: the names of its users, queues and
+ * connections, kept in memory) and, for the tickets that have tags, one batched query for them. Timestamps stay
+ * numbers until the DTO; numbers are unmasked here and masked per reader by `maskTicket`.
  */
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { TagRef, TicketDto, TicketStatusName } from '../../../shared/api'
 import { isoString } from '../../clock'
 import type { DB } from '../../db/client'
+import { companyDirectory, type Directory } from '../../db/directory'
 import { stmt } from '../../db/statements'
 import { maskNumber, type NumberVisibility } from '../contacts/mask'
 import { inIds } from './sql'
 
-/** The columns of a ticket row with its joins; `t` tickets, `c` contacts, `u` users, `q` queues, `w` whatsapps. */
+/** The columns of a ticket row with its contact; `t` tickets, `c` contacts. */
 export const TICKET_COLUMNS = `t.id, t.uuid, t.status, t.contact_id AS contactId, t.user_id AS userId,
   t.queue_id AS queueId, t.whatsapp_id AS whatsappId, t.channel, t.is_group AS isGroup, t.chatbot,
   t.last_message AS lastMessage, t.unread_messages AS unreadMessages, t.tag_count AS tagCount,
   t.company_id AS companyId, t.created_at AS createdAt, t.updated_at AS updatedAt,
-  c.name AS cName, c.number AS cNumber, c.profile_pic_url AS cPic, c.email AS cEmail, c.is_group AS cGroup,
-  u.name AS uName, q.name AS qName, q.color AS qColor, w.name AS wName`
+  c.name AS cName, c.number AS cNumber, c.profile_pic_url AS cPic, c.email AS cEmail, c.is_group AS cGroup`
 
-/** LEFT JOINs keep `tickets` the outer loop, so a list scans its index in order and stops at the page's end. */
-export const TICKET_JOINS = `LEFT JOIN contacts c ON c.id = t.contact_id
-  LEFT JOIN users u ON u.id = t.user_id
-  LEFT JOIN queues q ON q.id = t.queue_id
-  LEFT JOIN whatsapps w ON w.id = t.whatsapp_id`
+/** A LEFT JOIN keeps `tickets` the outer loop, so a list scans its index in order and stops at the page's end. */
+export const TICKET_JOINS = 'LEFT JOIN contacts c ON c.id = t.contact_id'
 
 export type TicketJoinRow = {
   id: number
@@ -47,10 +45,6 @@ export type TicketJoinRow = {
   cPic: string | null
   cEmail: string | null
   cGroup: number | null
-  uName: string | null
-  qName: string | null
-  qColor: string | null
-  wName: string | null
 }
 
 /**
@@ -67,11 +61,15 @@ export type PageKnown = { companyId: number; status?: TicketStatusName }
 
 export function toTicketDto(
   r: TicketPageRow,
+  directory: Directory,
   tags: TagRef[],
   isTricked: NumberVisibility = 'enabled',
   known?: PageKnown,
 ): TicketDto {
   const number = r.cNumber ?? ''
+  const userName = r.userId == null ? undefined : directory.users.get(r.userId)
+  const queue = r.queueId == null ? undefined : directory.queues.get(r.queueId)
+  const whatsappName = r.whatsappId == null ? undefined : directory.whatsapps.get(r.whatsappId)
   return {
     id: r.id,
     uuid: r.uuid,
@@ -86,12 +84,11 @@ export function toTicketDto(
       isGroup: !!r.cGroup,
     },
     userId: r.userId,
-    user: r.userId != null && r.uName != null ? { id: r.userId, name: r.uName } : null,
+    user: userName === undefined ? null : { id: r.userId as number, name: userName },
     queueId: r.queueId,
-    queue:
-      r.queueId != null && r.qName != null ? { id: r.queueId, name: r.qName, color: r.qColor ?? '' } : null,
+    queue: queue === undefined ? null : { id: r.queueId as number, name: queue.name, color: queue.color },
     whatsappId: r.whatsappId,
-    whatsapp: r.whatsappId != null && r.wName != null ? { id: r.whatsappId, name: r.wName } : null,
+    whatsapp: whatsappName === undefined ? null : { id: r.whatsappId as number, name: whatsappName },
     channel: r.channel,
     isGroup: !!r.isGroup,
     chatbot: !!r.chatbot,
@@ -137,7 +134,16 @@ export function toTicketDtos(
   const tagged: number[] = []
   for (const r of rows) if (r.tagCount > 0) tagged.push(r.id)
   const tags = tagged.length ? tagsOfTickets(sqlite, tagged) : null
-  return rows.map((r) => toTicketDto(r, tags?.get(r.id) ?? [], isTricked, known))
+  let directory: Directory | undefined
+  let directoryOf = -1
+  return rows.map((r) => {
+    const companyId = (known ? known.companyId : r.companyId) as number
+    if (companyId !== directoryOf) {
+      directory = companyDirectory(sqlite, companyId)
+      directoryOf = companyId
+    }
+    return toTicketDto(r, directory as Directory, tags?.get(r.id) ?? [], isTricked, known)
+  })
 }
 
 export const BY_IDS_SQL = `SELECT ${TICKET_COLUMNS} FROM tickets t ${TICKET_JOINS}
@@ -173,38 +179,12 @@ export function maskTicket(ticket: TicketDto, isTricked: NumberVisibility): Tick
   return { ...ticket, contact: { ...ticket.contact, number: maskNumber(ticket.contact.number, isTricked) } }
 }
 
-type SingleTicketRow = {
-  id: number
-  uuid: string
-  status: TicketDto['status']
-  contactId: number
-  userId: number | null
-  queueId: number | null
-  whatsappId: number | null
-  channel: string
-  isGroup: number
-  chatbot: number
-  lastMessage: string
-  unreadMessages: number
-  companyId: number
-  createdAt: number
-  updatedAt: number
-  uName: string | null
-  qName: string | null
-  qColor: string | null
-  wName: string | null
-  tagCount: number
-}
+type SingleTicketRow = Omit<TicketJoinRow, 'cName' | 'cNumber' | 'cPic' | 'cEmail' | 'cGroup'>
 
 const TICKET_SQL = `SELECT t.id, t.uuid, t.status, t.contact_id AS contactId, t.user_id AS userId,
   t.queue_id AS queueId, t.whatsapp_id AS whatsappId, t.channel, t.is_group AS isGroup, t.chatbot,
   t.last_message AS lastMessage, t.unread_messages AS unreadMessages, t.company_id AS companyId,
-  t.created_at AS createdAt, t.updated_at AS updatedAt,
-  (SELECT name FROM users WHERE id = t.user_id) AS uName,
-  (SELECT name FROM queues WHERE id = t.queue_id) AS qName,
-  (SELECT color FROM queues WHERE id = t.queue_id) AS qColor,
-  (SELECT name FROM whatsapps WHERE id = t.whatsapp_id) AS wName,
-  t.tag_count AS tagCount
+  t.created_at AS createdAt, t.updated_at AS updatedAt, t.tag_count AS tagCount
  FROM tickets t WHERE t.id = ?`
 
 type ContactRow = {
@@ -220,41 +200,21 @@ const CONTACT_SQL = `SELECT name, number, profile_pic_url AS pic, email, is_grou
 
 /**
  * One ticket as `loadTicketDtos(sqlite, [id])[0]` gives it (numbers unmasked), or undefined: the same object,
- * read more cheaply (subqueries and one contact lookup; a join costs more than they do here). The conversation
- * reads it on every page.
+ * read more cheaply (two primary-key lookups; a join costs more than they do here). The conversation reads it on
+ * every page.
  */
 export function loadTicketDto(sqlite: Database, id: number): TicketDto | undefined {
   const r = stmt<SingleTicketRow, [number]>(sqlite, TICKET_SQL).get(id)
   if (!r) return undefined
   const c = stmt<ContactRow, [number]>(sqlite, CONTACT_SQL).get(r.contactId)
-  return {
-    id: r.id,
-    uuid: r.uuid,
-    status: r.status,
-    contactId: r.contactId,
-    contact: {
-      id: r.contactId,
-      name: c?.name ?? '',
-      number: c?.number ?? '',
-      profilePicUrl: c?.pic ?? '',
-      email: c?.email ?? '',
-      isGroup: !!c?.isGroup,
-    },
-    userId: r.userId,
-    user: r.userId != null && r.uName != null ? { id: r.userId, name: r.uName } : null,
-    queueId: r.queueId,
-    queue:
-      r.queueId != null && r.qName != null ? { id: r.queueId, name: r.qName, color: r.qColor ?? '' } : null,
-    whatsappId: r.whatsappId,
-    whatsapp: r.whatsappId != null && r.wName != null ? { id: r.whatsappId, name: r.wName } : null,
-    channel: r.channel,
-    isGroup: !!r.isGroup,
-    chatbot: !!r.chatbot,
-    lastMessage: r.lastMessage,
-    unreadMessages: r.unreadMessages,
-    tags: r.tagCount > 0 ? (tagsOfTickets(sqlite, [r.id]).get(r.id) ?? []) : [],
-    companyId: r.companyId,
-    createdAt: isoString(r.createdAt),
-    updatedAt: isoString(r.updatedAt),
+  const row: TicketJoinRow = {
+    ...r,
+    cName: c?.name ?? null,
+    cNumber: c?.number ?? null,
+    cPic: c?.pic ?? null,
+    cEmail: c?.email ?? null,
+    cGroup: c?.isGroup ?? null,
   }
+  const tags = r.tagCount > 0 ? (tagsOfTickets(sqlite, [r.id]).get(r.id) ?? []) : []
+  return toTicketDto(row, companyDirectory(sqlite, r.companyId), tags)
 }
