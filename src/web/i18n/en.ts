@@ -768,4 +768,9 @@ export const en: Resources = {
     ERR_UNSUPPORTED_MEDIA_TYPE: 'This type of file is not accepted.',
     ERR_TICKET_TAG_REQUIRED: 'Add a tag before resolving the ticket.',
   },
+  // Each area of the routing issue keeps its strings in its own section.
+  quickMessages: {},
+  kanban: {},
+  schedules: {},
+  chatbot: {},
 }

@@ -782,4 +782,9 @@ export const es: Resources = {
     ERR_UNSUPPORTED_MEDIA_TYPE: 'Este tipo de archivo no se acepta.',
     ERR_TICKET_TAG_REQUIRED: 'Añade una etiqueta antes de resolver la atención.',
   },
+  // Each area of the routing issue keeps its strings in its own section.
+  quickMessages: {},
+  kanban: {},
+  schedules: {},
+  chatbot: {},
 }

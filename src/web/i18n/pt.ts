@@ -774,6 +774,11 @@ export const pt = {
     ERR_UNSUPPORTED_MEDIA_TYPE: 'Este tipo de arquivo não é aceito.',
     ERR_TICKET_TAG_REQUIRED: 'Adicione uma tag antes de resolver o atendimento.',
   },
+  // Each area of the routing issue keeps its strings in its own section.
+  quickMessages: {},
+  kanban: {},
+  schedules: {},
+  chatbot: {},
 }
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> }

@@ -16,6 +16,8 @@ export const companies = sqliteTable(
     status: integer('status', { mode: 'boolean' }).notNull().default(true),
     /** YYYY-MM-DD; null never expires (the platform company). */
     dueDate: text('due_date'),
+    /** Service hours, JSON `[{ weekday, weekdayEn, startTime, endTime }]` (HH:MM), used when scheduleType is 'company'. */
+    schedules: text('schedules').notNull().default('[]'),
     recurrence: text('recurrence').$type<Recurrence>().notNull().default('MENSAL'),
     document: text('document'),
     lastLogin: integer('last_login'),
