@@ -42,7 +42,9 @@ export const queueOptions = sqliteTable(
     queueId: integer('queue_id')
       .notNull()
       .references(() => queues.id, { onDelete: 'cascade' }),
-    parentId: integer('parent_id').references((): AnySQLiteColumn => queueOptions.id, { onDelete: 'cascade' }),
+    parentId: integer('parent_id').references((): AnySQLiteColumn => queueOptions.id, {
+      onDelete: 'cascade',
+    }),
     title: text('title').notNull(),
     message: text('message').notNull().default(''),
     option: text('option').notNull(),
