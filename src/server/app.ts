@@ -19,11 +19,15 @@ import { connectionsRoutes, restartRoutes, sessionRoutes } from './modules/conne
 import { contactsRoutes } from './modules/contacts/routes'
 import { externalApiRoutes } from './modules/external-api/routes'
 import { mediaRetryRoutes } from './modules/inbound/routes'
+import { kanbanRoutes } from './modules/kanban/routes'
 import { messageForwardRoutes, messagesRoutes } from './modules/messages/routes'
 import { isOperatorToken, operatorRoutes } from './modules/operator/routes'
 import { plansRoutes } from './modules/plans/routes'
+import { queueOptionsRoutes } from './modules/queue-options/routes'
 import { queuesRoutes } from './modules/queues/routes'
+import { quickMessagesRoutes } from './modules/quick-messages/routes'
 import { sandboxRoutes } from './modules/sandbox/routes'
+import { schedulesRoutes } from './modules/schedules/routes'
 import { settingsRoutes } from './modules/settings/routes'
 import { tagsRoutes } from './modules/tags/routes'
 import { ticketTagsRoutes } from './modules/ticket-tags/routes'
@@ -89,6 +93,7 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     .route('/auth', authRoutes(throttle))
     .route('/users', usersRoutes)
     .route('/queue', queuesRoutes)
+    .route('/queue-options', queueOptionsRoutes)
     .route('/settings', settingsRoutes)
     .route('/companies', companiesRoutes)
     .route('/plans', plansRoutes)
@@ -104,7 +109,10 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     .route('/tickets', ticketsRoutes)
     .route('/contacts', contactsRoutes)
     .route('/tags', tagsRoutes)
+    .route('/schedules', schedulesRoutes)
+    .route('/quick-messages', quickMessagesRoutes)
     .route('/ticket-tags', ticketTagsRoutes)
+    .route('/ticket', kanbanRoutes) // GET /ticket/kanban, PUT /ticket/kanban/{ticketId} (useKanban)
   if (deps.sandboxNetwork) api.route('/sandbox', sandboxRoutes(deps.sandboxNetwork))
   api.all('*', notFoundApi)
 

@@ -92,10 +92,18 @@ export async function serve(config: Config, options: ServeOptions = {}) {
   })
   // The inbound pipeline listens before any session starts, so nothing a session hands over is missed.
   const inbound = (await import('./modules/inbound')).startInbound(deps)
+  // The chatbot answers stored messages; its timers sweep the connections' rows (modules/chatbot).
+  ;(await import('./modules/chatbot')).startChatbot(deps, { inbound })
   void deps.channels.startAll()
   // Outbound messages of the previous run: sends it interrupted become failed (never resent blindly), queued
   // ones go out once their connections are back (modules/messages/outbound.ts).
   void import('./modules/messages/outbound').then((m) => m.outboundSender(deps).resume())
+  // Scheduled messages: what fell due while the server was down goes out now, in order (modules/schedules/runner.ts).
+  const schedules = import('./modules/schedules/runner').then((m) => {
+    const runner = m.scheduleRunner(deps)
+    void runner.start()
+    return runner
+  })
   const ping = setInterval(
     () => deps.hub.sendToAll({ event: 'ping', data: { t: deps.clock.now() } }),
     PING_INTERVAL_MS,
@@ -112,6 +120,7 @@ export async function serve(config: Config, options: ServeOptions = {}) {
     stopping = true
     log.info('stopping', { signal })
     clearInterval(ping)
+    await schedules.then((runner) => runner.stop()).catch(() => {})
     deps.hub.closeAll('server shutting down')
     await deps.channels.stopAll()
     // after the sessions: what they handed over last is stored; unfinished downloads resume at the next boot

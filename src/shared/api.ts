@@ -5,6 +5,7 @@
 import type { ConnectionStatus, ConnectionStatusReason } from './connection-status'
 import type { Profile } from './permissions'
 import type { PlanFlags, Recurrence } from './plans'
+import type { ScheduleEntry } from './schedules'
 
 export type SettingItem = { key: string; value: string }
 
@@ -87,7 +88,30 @@ export type QueueDto = {
   orderQueue: number
   greetingMessage: string
   outOfHoursMessage: string
+  /** Service hours (src/shared/schedules.ts), used when the setting scheduleType is 'queue'. */
+  schedules: ScheduleEntry[]
+  integrationId: number | null
+  promptId: number | null
   companyId: number
+  createdAt: string
+  updatedAt: string
+}
+
+/** A node of a queue's chatbot menu; `children` is its whole subtree, ordered by position. */
+export type QueueOptionDto = {
+  id: number
+  queueId: number
+  /** -1 at the top level. */
+  parentId: number
+  title: string
+  message: string
+  /** The position the customer types ('1', '2', …), unique among siblings. */
+  option: string
+  mediaName: string | null
+  mediaMime: string | null
+  /** A signed, expiring link to the option's file, or null. */
+  mediaUrl: string | null
+  children: QueueOptionDto[]
   createdAt: string
   updatedAt: string
 }
@@ -169,6 +193,27 @@ export type TagDto = {
   companyId: number
   /** How many tickets carry the tag: in the tag answers, not in live events of other records. */
   ticketsCount?: number
+  createdAt: string
+  updatedAt: string
+}
+
+/**
+ * A quick message (spec 2): `geral` company-wide, otherwise personal to `userId`; `status` active. An attachment
+ * is `mediaName` (as uploaded) and `mediaUrl` (a signed, expiring link); `mediaPath` is the stored file's name.
+ */
+export type QuickMessageDto = {
+  id: number
+  shortcode: string
+  message: string
+  geral: boolean
+  status: boolean
+  isMedia: boolean
+  mediaPath: string | null
+  mediaName: string | null
+  mediaMime: string | null
+  mediaUrl: string | null
+  userId: number | null
+  companyId: number
   createdAt: string
   updatedAt: string
 }
@@ -281,6 +326,15 @@ export type MessageDto = {
  * counts at most 1,000 and then says `countCapped: true`.
  */
 export type TicketsPage = Paged<'tickets', TicketDto> & { countCapped?: boolean }
+
+/** `GET /tags/kanban`: the company's lanes (tags with kanban 1), by name. */
+export type KanbanLanesDto = { lista: TagDto[] }
+
+/** `GET /ticket/kanban`: open and pending tickets for the board, newest first (paged; `hasMore` is ours). */
+export type KanbanTicketsDto = { tickets: TicketDto[]; hasMore: boolean }
+
+/** `PUT /ticket/kanban/{ticketId}` (ours): the ticket afterwards, the lane tags it lost and the one it gained. */
+export type KanbanMoveDto = { ticket: TicketDto; removed: TagRef[]; added: TagRef | null }
 
 /** GET /tickets/counts (our addition): the badges of the open and groups tabs' assigned and pending sub-tabs. */
 export type TicketCountsDto = {

@@ -12,6 +12,7 @@ import type {
   ContactDto,
   MessageDto,
   QueueDto,
+  QuickMessageDto,
   SessionUpdate,
   SettingItem,
   TagDto,
@@ -19,6 +20,7 @@ import type {
   UserDto,
   WhatsappDto,
 } from './api'
+import type { ScheduleDto } from './scheduled-messages'
 
 /** Payloads of the events published per company, by channel name (the part after `company-{id}-`). */
 export interface CompanyEvents {
@@ -53,6 +55,10 @@ export interface CompanyEvents {
    */
   contact: { action: 'update'; contact: ContactDto } | { action: 'delete'; contactId: number }
   tag: { action: 'create' | 'update'; tag: TagDto } | { action: 'delete'; tagId: number }
+  /** Room: the company. Scheduled messages created, edited, sent or failed, and deleted. */
+  schedule: { action: 'create' | 'update'; schedule: ScheduleDto } | { action: 'delete'; scheduleId: number }
+  /** Room: the company for geral ones; a personal one only to its owner's room. */
+  quickmessage: { action: 'create' | 'update'; record: QuickMessageDto } | { action: 'delete'; id: number }
 }
 
 /** Events that belong to no company. */

@@ -2,6 +2,8 @@
  * The company settings catalogue: every key a company has, the values it takes and its default.
  * The server creates these rows for every company and refuses unknown keys and values.
  */
+import { DEFAULT_TIMEZONE, timeZoneNames } from './timezone'
+
 const ENABLED = ['enabled', 'disabled'] as const
 
 export const SETTINGS = {
@@ -15,6 +17,8 @@ export const SETTINGS = {
   requiredTag: { values: ENABLED, default: 'disabled' },
   sendSignMessage: { values: ENABLED, default: 'enabled' },
   campaignsEnabled: { values: ['true', 'false'], default: 'true' },
+  /** The company's time zone (an IANA name Intl knows): schedule times are entered, shown and repeated in it. */
+  timezone: { values: timeZoneNames(), default: DEFAULT_TIMEZONE },
 } as const satisfies Record<string, { values: readonly string[]; default: string }>
 
 export type SettingKey = keyof typeof SETTINGS

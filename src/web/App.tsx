@@ -5,8 +5,12 @@ import { Toaster } from './components/ui/Toast'
 import { ConnectionsPage } from './pages/connections/ConnectionsPage'
 import { ContactsPage } from './pages/contacts/ContactsPage'
 import { ForgetPasswordPage } from './pages/forgetpsw/ForgetPasswordPage'
+import { KanbanPage } from './pages/kanban/KanbanPage'
+import { LanesPage } from './pages/kanban/LanesPage'
 import { LoginPage } from './pages/login/LoginPage'
 import { QueuesPage } from './pages/queues/QueuesPage'
+import { QuickMessagesPage } from './pages/quick-messages/QuickMessagesPage'
+import { SchedulesPage } from './pages/schedules/SchedulesPage'
 import { SettingsPage } from './pages/settings/SettingsPage'
 import { SignupPage } from './pages/signup/SignupPage'
 import { TagsPage } from './pages/tags/TagsPage'
@@ -45,6 +49,11 @@ export function AppRoutes() {
           <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
           <Route path="/contacts" element={<ContactsPage />} />
           <Route path="/tags" element={<TagsPage />} />
+          {/* The spec also writes /TagsKanban: paths match case-insensitively. */}
+          <Route path="/tagsKanban" element={<LanesPage />} />
+          <Route path="/kanban" element={<KanbanPage />} />
+          <Route path="/quick-messages" element={<QuickMessagesPage />} />
+          <Route path="/schedules" element={<SchedulesPage />} />
           <Route
             path="/connections"
             element={

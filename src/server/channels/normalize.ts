@@ -101,6 +101,22 @@ export function normalizeBaileysEvents(
     if (e) out.push(e)
   }
   if (history?.messages?.length) out.push(normalizeHistory(history, ctx))
+  // calls: only the offer (ringing, accept, terminate and the rest are the phone's business)
+  for (const c of events.call ?? []) {
+    if (c.status !== 'offer' || !c.id || !c.from) continue
+    out.push({
+      t: 'call',
+      id: c.id,
+      from: contactRef(
+        c.from,
+        c.callerPn ? `${pnFromJid(c.callerPn) ?? c.callerPn}@s.whatsapp.net` : null,
+        ctx.resolvePn,
+      ),
+      isVideo: !!c.isVideo,
+      isGroup: !!c.isGroup,
+      timestamp: c.date instanceof Date ? c.date.getTime() : (ctx.now ?? Date.now)(),
+    })
+  }
   const status = events['messaging-history.status']
   if (status?.status === 'complete') {
     out.push({

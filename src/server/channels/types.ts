@@ -76,6 +76,19 @@ export type HistoryChunk = {
   complete?: boolean
 }
 
+/** Someone calls the connection's number (WhatsApp's call offer): the inbox may reject it (the `call` setting). */
+export type CallOffer = {
+  t: 'call'
+  /** WhatsApp's call id, to reject it. */
+  id: string
+  /** Who calls (for a group call, the caller). */
+  from: ContactRef
+  isVideo: boolean
+  isGroup: boolean
+  /** Epoch ms. */
+  timestamp: number
+}
+
 export type ChannelEvent =
   | { t: 'qr'; qr: string; attempt: number; expiresAt: number }
   | { t: 'pairingCode'; code: string; expiresAt: number }
@@ -98,6 +111,7 @@ export type ChannelEvent =
   | { t: 'contact'; contact: ContactRef; name?: string; pushName?: string; pictureChanged?: boolean }
   | { t: 'lidMapping'; lid: string; pn: string }
   | HistoryChunk
+  | CallOffer
 
 export type ChannelEventOf<T extends ChannelEvent['t']> = Extract<ChannelEvent, { t: T }>
 
@@ -150,6 +164,8 @@ export interface ChannelSession {
    * new `raw`, whose address works again. Throws AppError('ERR_WAPP_DOWNLOAD_MEDIA') when the phone cannot.
    */
   reuploadMedia(raw: Uint8Array): Promise<Uint8Array>
+  /** Declines a call offered to the connection (a provider without calls may leave it out). */
+  rejectCall?(call: { id: string; from: ContactRef }): Promise<void>
 }
 
 /** Builds a session for a connection row; the manager holds one per started connection. */

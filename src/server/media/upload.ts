@@ -28,6 +28,9 @@ const LABEL: Record<string, string> = { image: 'image', audio: 'audio', video: '
 /** Multipart requests (uploads) may be up to UPLOAD_REQUEST_LIMIT; the rest of the API keeps its 2 MiB. */
 export function isUploadRequest(method: string, path: string, contentType: string | undefined) {
   if (method !== 'POST' || !contentType?.toLowerCase().startsWith('multipart/form-data')) return false
+  if (/^\/api\/quick-messages\/[1-9]\d{0,15}\/media-upload\/?$/.test(path)) return true
+  if (/^\/api\/queue-options\/[1-9]\d{0,15}\/media-upload\/?$/.test(path)) return true
+  if (/^\/api\/schedules\/[1-9]\d{0,15}\/media-upload\/?$/.test(path)) return true
   return /^\/api\/messages\/(?:send|[1-9]\d{0,15})\/?$/.test(path)
 }
 

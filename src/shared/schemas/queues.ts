@@ -1,7 +1,11 @@
 import { type } from 'arktype'
 import { text } from './common'
+import { schedulesField } from './service-hours'
 
 const color = type('string.trim').to(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/)
+
+/** An id of another area (integrations, prompts), or null for none. */
+const optionalRef = '1 <= number.integer <= 9007199254740991 | null'
 
 export const queueBody = type({
   '+': 'delete',
@@ -10,6 +14,10 @@ export const queueBody = type({
   'orderQueue?': '0 <= number.integer <= 9999 | null',
   'greetingMessage?': 'string <= 4000 | null',
   'outOfHoursMessage?': 'string <= 4000 | null',
+  /** Service hours; absent or null on create gives the spec's defaults, absent on update keeps them. */
+  'schedules?': schedulesField,
+  'integrationId?': optionalRef,
+  'promptId?': optionalRef,
 })
 
 export type QueueInput = typeof queueBody.infer

@@ -78,6 +78,8 @@ export type SocketLike = {
   profilePictureUrl(jid: string, type?: 'preview' | 'image', timeoutMs?: number): Promise<string | undefined>
   requestPairingCode(phoneNumber: string, customPairingCode?: string): Promise<string>
   updateMediaMessage(message: WAMessage): Promise<WAMessage>
+  /** Declines a call (absent on test sockets). */
+  rejectCall?(callId: string, callFrom: string): Promise<void>
   logout(msg?: string): Promise<void>
   end(error: Error | undefined): Promise<void>
 }
@@ -657,7 +659,8 @@ export class BaileysChannelSession implements ChannelSession {
       batch['lid-mapping.update'] ||
       batch['messaging-history.set']?.lidPnMappings?.length ||
       batch['messaging-history.set']?.messages?.length ||
-      batch['messaging-history.status']
+      batch['messaging-history.status'] ||
+      batch.call?.length
     if (!relevant) return
     const pns = await this.resolveLids(sock, batch)
     const ctx: NormalizeContext = {
@@ -873,6 +876,12 @@ export class BaileysChannelSession implements ChannelSession {
         code === 404 || code === 410 ? { expired: true } : undefined,
       )
     }
+  }
+
+  /** Declines a call offered to the number (the `call` setting). */
+  async rejectCall(call: { id: string; from: ContactRef }): Promise<void> {
+    const sock = this.requireSocket()
+    await sock.rejectCall?.(call.id, call.from.jid)
   }
 
   /** Asks the phone to upload the media again (updateMediaMessage); gives up after 30 s. */

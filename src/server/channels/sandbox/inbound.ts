@@ -53,6 +53,10 @@ export type SandboxInbound = {
   fromMe?: boolean
   /** Epoch ms; defaults to the network clock. */
   timestamp?: number
+  /** Places a voice call (no message): the connection sees WhatsApp's call offer. */
+  call?: boolean
+  /** With `call`: a video call. */
+  video?: boolean
 }
 
 const MEDIA_KINDS: MediaKind[] = ['image', 'video', 'audio', 'document', 'sticker']
@@ -139,7 +143,7 @@ export function validateInbound(input: unknown): SandboxInbound {
   if (id !== undefined) out.id = id
   const replyTo = messageId(input, 'replyTo', 'replyTo', false)
   if (replyTo !== undefined) out.replyTo = replyTo
-  for (const key of ['lidOnly', 'offline', 'fromMe'] as const) {
+  for (const key of ['lidOnly', 'offline', 'fromMe', 'call', 'video'] as const) {
     const v = bool(input, key, key)
     if (v !== undefined) out[key] = v
   }
@@ -232,6 +236,26 @@ export function validateInbound(input: unknown): SandboxInbound {
     if (gname !== undefined) g.name = gname
     out.group = g
   }
+
+  // a call carries nothing else
+  if (out.call) {
+    for (const k of [
+      'body',
+      'media',
+      'location',
+      'contact',
+      'reaction',
+      'edit',
+      'delete',
+      'group',
+      'replyTo',
+    ] as const)
+      if (out[k] !== undefined) fail(k, 'cannot be combined with call')
+    if (out.fromMe) fail('fromMe', 'cannot be combined with call')
+    if (errors.length) throw new AppError('ERR_VALIDATION', 'Invalid sandbox message', undefined, errors)
+    return out
+  }
+  if (out.video) fail('video', 'only with call')
 
   // what the message is: exactly one action, and content only with a plain message
   const actions = (['reaction', 'edit', 'delete'] as const).filter((k) => out[k])

@@ -57,7 +57,16 @@ export type SandboxCustomer = {
   avatarUrl: string
 }
 
-export type OutboundKind = MediaKind | 'text' | 'location' | 'contacts' | 'reaction' | 'edit' | 'delete'
+export type OutboundKind =
+  | MediaKind
+  | 'text'
+  | 'location'
+  | 'contacts'
+  | 'reaction'
+  | 'edit'
+  | 'delete'
+  /** A call from a virtual customer was declined (`to`: the caller; `callId`). */
+  | 'callReject'
 
 /** Something a session sent, as `GET /api/sandbox/connections/{id}/outbound` shows it. */
 export type OutboundRecord = {
@@ -74,6 +83,7 @@ export type OutboundRecord = {
   editOf?: string
   deleteOf?: string
   forwardOf?: string
+  callId?: string
   /** Epoch ms. */
   at: number
   /** The spec's numbering: 0 pending, 1 sent, 2 delivered, 4 read. Reactions, edits and deletes stay at 1. */

@@ -463,6 +463,20 @@ export class SandboxChannelSession implements ChannelSession {
     return this.dispatch(jid, message, record, undefined, true)
   }
 
+  /** Declines a virtual customer's call: recorded in the outbox as kind 'callReject'. */
+  async rejectCall(call: { id: string; from: ContactRef }) {
+    this.requireConnected()
+    const now = this.net.clock.now()
+    this.net.record(this.connectionId, {
+      id: call.id,
+      to: normalizeJid(call.from.jid),
+      kind: 'callReject',
+      callId: call.id,
+      at: now,
+      ack: 1,
+    })
+  }
+
   async markRead(_refs: MsgRef[]) {
     this.requireConnected()
   }
@@ -550,8 +564,33 @@ export class SandboxChannelSession implements ChannelSession {
   async inject(input: unknown): Promise<{ id: string }> {
     const data = validateInbound(input)
     this.requireConnected()
+    if (data.call) return this.placeCall(data)
     const { msg, id } = this.build(data)
     await this.deliver(receivedBatch(msg, data.offline ? 'append' : 'notify'))
+    return { id }
+  }
+
+  /** A virtual customer calls: WhatsApp's `call` offer, normalized like any other batch. */
+  private async placeCall(data: SandboxInbound): Promise<{ id: string }> {
+    const customer = this.net.customer(data.from, data.name)
+    const pnJid = `${customer.pn}${PN_SUFFIX}`
+    const id = data.id ?? generateMessageIDV2(pnJid)
+    const from = data.lidOnly ? `${customer.lid}${LID_SUFFIX}` : pnJid
+    await this.deliver({
+      call: [
+        {
+          chatId: from,
+          from,
+          callerPn: pnJid,
+          id,
+          date: new Date(data.timestamp ?? this.net.clock.now()),
+          isVideo: !!data.video,
+          isGroup: false,
+          status: 'offer',
+          offline: false,
+        },
+      ],
+    })
     return { id }
   }
 
@@ -569,7 +608,10 @@ export class SandboxChannelSession implements ChannelSession {
     const list: SandboxInbound[] = []
     for (const [i, input] of inputs.entries()) {
       try {
-        list.push(validateInbound(input))
+        const data = validateInbound(input)
+        if (data.call)
+          fields.push({ field: `[${i}].call`, message: 'a call is placed alone, not in a batch' })
+        list.push(data)
       } catch (err) {
         if (!(err instanceof AppError) || !err.fields) throw err
         for (const f of err.fields)

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { pageQuery } from '../../../shared/schemas/common'
 import { createCompanyBody, updateCompanyBody } from '../../../shared/schemas/companies'
+import { companySchedulesBody } from '../../../shared/schemas/service-hours'
 import { ctxOf, requireAuth, requireSuper } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
@@ -8,14 +9,26 @@ import {
   createCompany,
   deleteCompany,
   getCompany,
+  getCompanySchedules,
   listAllCompanies,
   listCompanies,
   updateCompany,
+  updateCompanySchedules,
 } from './service'
 
-/** Companies are managed by the platform's super user only. */
+/**
+ * Companies are managed by the platform's super user only; a company's service hours also by its own admins
+ * (those two routes come before the super gate: a route that answers ends the chain there).
+ */
 export const companiesRoutes = new Hono<AppEnv>()
-  .use(requireAuth, requireSuper)
+  .use(requireAuth)
+  .get('/:id/schedules', (c) => c.json(getCompanySchedules(ctxOf(c), pathId(c, 'ERR_NO_COMPANY_FOUND'))))
+  .put('/:id/schedules', async (c) => {
+    const id = pathId(c, 'ERR_NO_COMPANY_FOUND')
+    const { schedules } = await parseBody(c, companySchedulesBody)
+    return c.json(updateCompanySchedules(ctxOf(c), id, schedules))
+  })
+  .use(requireSuper)
   .get('/', (c) => c.json(listCompanies(ctxOf(c), parse(pageQuery, c.req.query()))))
   .get('/list', (c) => c.json(listAllCompanies(ctxOf(c))))
   .get('/:id', (c) => c.json(getCompany(ctxOf(c), pathId(c, 'ERR_NO_COMPANY_FOUND'))))

@@ -1,10 +1,16 @@
 import { asc, count, eq, sql } from 'drizzle-orm'
 import type { CompanyDto, Paged } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
+import {
+  defaultSchedules,
+  effectiveSchedules,
+  type ScheduleEntry,
+  serializeSchedules,
+} from '../../../shared/schedules'
 import type { CreateCompanyInput, UpdateCompanyInput } from '../../../shared/schemas/companies'
 import { isoDate, isoTime } from '../../clock'
 import type { Ctx } from '../../context'
-import { transact } from '../../context'
+import { transact, userActor } from '../../context'
 import type { DB } from '../../db/client'
 import { pageCount, pageOf, pageWindow, preparedOnce } from '../../db/paging'
 import { type CompanyRow, companies, plans, users } from '../../db/schema'
@@ -158,5 +164,43 @@ export function deleteCompany(ctx: Ctx, companyId: number) {
     events.afterCommit(() => {
       for (const { id } of members) ctx.hub.disconnectUser(id, 'company deleted')
     })
+  })
+}
+
+/**
+ * Service hours of a company (used when the setting scheduleType is 'company'): its admins or the super user.
+ * An attendant of the company gets 403; anyone else gets 404, as for a company that does not exist.
+ */
+function assertMayEditHours(ctx: Ctx, companyId: number) {
+  const actor = userActor(ctx)
+  if (actor.super) return
+  if (actor.companyId !== companyId) throw new AppError('ERR_NO_COMPANY_FOUND', 'Company not found')
+  if (actor.profile !== 'admin')
+    throw new AppError('ERR_NO_PERMISSION', 'Only admins can change service hours')
+}
+
+/** GET /companies/{id}/schedules: the hours in force (the spec's defaults when never set). */
+export function getCompanySchedules(ctx: Ctx, companyId: number): { id: number; schedules: ScheduleEntry[] } {
+  assertMayEditHours(ctx, companyId)
+  const row = getCompanyRow(ctx.db, companyId)
+  return { id: row.id, schedules: effectiveSchedules(row.schedules) }
+}
+
+/** PUT /companies/{id}/schedules: replaces the company's hours (null: back to the defaults). */
+export function updateCompanySchedules(
+  ctx: Ctx,
+  companyId: number,
+  schedules: ScheduleEntry[] | null,
+): { id: number; schedules: ScheduleEntry[] } {
+  assertMayEditHours(ctx, companyId)
+  return transact(ctx, (tx) => {
+    getCompanyRow(tx, companyId)
+    const row = tx
+      .update(companies)
+      .set({ schedules: serializeSchedules(schedules ?? defaultSchedules()), updatedAt: ctx.clock.now() })
+      .where(eq(companies.id, companyId))
+      .returning()
+      .get()
+    return { id: row.id, schedules: effectiveSchedules(row.schedules) }
   })
 }

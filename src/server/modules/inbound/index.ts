@@ -50,6 +50,9 @@ export type InboundStats = {
   pending: number
 }
 
+/** Told of each live (or replayed) message after it committed: the chatbot. Must not throw. */
+export type StoredListener = (conn: ConnectionRef, event: InboundMessage, stored: StoredMessage) => void
+
 export class Inbound {
   readonly indexer: SearchIndexer
   readonly media: MediaDownloader
@@ -63,6 +66,7 @@ export class Inbound {
   /** Held messages, per connection, in arrival order. */
   private readonly held = new Map<number, { conn: ConnectionRef; events: InboundMessage[] }>()
   private safetyFlush: ReturnType<typeof setTimeout> | undefined
+  private readonly listeners: StoredListener[] = []
 
   constructor(private readonly deps: Deps) {
     this.indexer = searchIndexerOf(deps)
@@ -88,6 +92,15 @@ export class Inbound {
     this.indexer.stop()
     this.media.stop()
     this.history.stop()
+  }
+
+  /** Registers a listener of stored live messages (not history); returns its removal. */
+  onStored(listener: StoredListener): () => void {
+    this.listeners.push(listener)
+    return () => {
+      const i = this.listeners.indexOf(listener)
+      if (i >= 0) this.listeners.splice(i, 1)
+    }
   }
 
   /** Resolves when the side work started so far is done (tests): downloads, pictures, import endings. */
@@ -346,8 +359,10 @@ export class Inbound {
   private afterCommit(conn: ConnectionRef, event: InboundMessage, stored: StoredMessage, imported: boolean) {
     this.indexer.kick()
     if (stored.hasMedia) this.media.enqueue(stored.messageId, imported ? undefined : event.media?.download)
-    if (!imported)
+    if (!imported) {
       this.pictures.maybeRefresh(stored.contactId, conn.id, stored.contactCreated, stored.pictureCheckedAt)
+      for (const listener of this.listeners) listener(conn, event, stored)
+    }
   }
 
   private target(conn: ConnectionRef, action: Parameters<typeof applyTargetAction>[3]) {

@@ -107,4 +107,71 @@ describe('queues', () => {
     }
     expect((await admin.get('/queue')).body).toEqual([])
   })
+
+  test('service hours: the spec defaults on create, validated on write, kept when absent on update', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const created = await admin.post('/queue', { name: 'Horas', color: '#123123' })
+    expect(created.body.schedules).toHaveLength(7)
+    expect(created.body.schedules[0]).toEqual({
+      weekday: 'Segunda-feira',
+      weekdayEn: 'monday',
+      startTime: '08:00',
+      endTime: '18:00',
+    })
+    expect(created.body.schedules[5]).toMatchObject({
+      weekdayEn: 'saturday',
+      startTime: '08:00',
+      endTime: '12:00',
+    })
+    expect(created.body.schedules[6]).toMatchObject({
+      weekdayEn: 'sunday',
+      startTime: '00:00',
+      endTime: '00:00',
+    })
+    expect(created.body).toMatchObject({ integrationId: null, promptId: null })
+    const id = created.body.id
+    const schedules = [{ weekday: 'Domingo', weekdayEn: 'sunday', startTime: '09:00', endTime: '13:00' }]
+    const put = await admin.put(`/queue/${id}`, { name: 'Horas', color: '#123123', schedules })
+    expect(put.status).toBe(200)
+    expect(put.body.schedules).toEqual(schedules)
+    expect((await admin.put(`/queue/${id}`, { name: 'Horas 2', color: '#123123' })).body.schedules).toEqual(
+      schedules,
+    )
+    expect((await admin.get(`/queue/${id}`)).body.schedules).toEqual(schedules)
+    for (const bad of [
+      'x',
+      [{ weekdayEn: 'monday', startTime: '8:00', endTime: '18:00' }],
+      [{ weekdayEn: 'monday', startTime: '08:00', endTime: '24:00' }],
+      [{ weekdayEn: 'lunes', startTime: '08:00', endTime: '18:00' }],
+      [
+        { weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' },
+        { weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' },
+      ],
+      [null],
+      {},
+    ]) {
+      const res = await admin.put(`/queue/${id}`, { name: 'Horas', color: '#123123', schedules: bad })
+      expect(res.status).toBe(400)
+      expect(res.body.fields[0].field).toBe('schedules')
+    }
+    const reset = await admin.put(`/queue/${id}`, { name: 'Horas', color: '#123123', schedules: null })
+    expect(reset.body.schedules[0]).toMatchObject({ weekdayEn: 'monday', startTime: '08:00' })
+  })
+
+  test('integrationId and promptId: only none (null) until those areas exist', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const ok = await admin.post('/queue', {
+      name: 'Refs',
+      color: '#0a0a0a',
+      integrationId: null,
+      promptId: null,
+    })
+    expect(ok.status).toBe(201)
+    for (const body of [{ integrationId: 1 }, { promptId: 3 }, { promptId: 'x' }, { integrationId: -1 }]) {
+      const res = await admin.put(`/queue/${ok.body.id}`, { name: 'Refs', color: '#0a0a0a', ...body })
+      expect(res.status).toBe(400)
+    }
+  })
 })

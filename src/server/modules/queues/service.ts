@@ -1,12 +1,15 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { unlinkSync } from 'node:fs'
+import { and, asc, eq, isNotNull } from 'drizzle-orm'
 import type { QueueDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
+import { defaultSchedules, effectiveSchedules, serializeSchedules } from '../../../shared/schedules'
 import type { QueueInput } from '../../../shared/schemas/queues'
 import { isoTime } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
 import type { DB } from '../../db/client'
-import { type QueueRow, queues, userQueues } from '../../db/schema'
+import { type QueueRow, queueOptions, queues, userQueues } from '../../db/schema'
+import { mediaFilePath } from '../../media/store'
 import { channel, rooms } from '../../realtime/rooms'
 import { assertWithinPlanLimit } from '../plans/limits'
 import { roomsOfUser } from '../users/service'
@@ -19,6 +22,9 @@ export function toQueueDto(row: QueueRow): QueueDto {
     orderQueue: row.orderQueue,
     greetingMessage: row.greetingMessage,
     outOfHoursMessage: row.outOfHoursMessage,
+    schedules: effectiveSchedules(row.schedules),
+    integrationId: row.integrationId,
+    promptId: row.promptId,
     companyId: row.companyId,
     createdAt: isoTime(row.createdAt)!,
     updatedAt: isoTime(row.updatedAt)!,
@@ -62,14 +68,38 @@ function assertUnique(db: DB, companyId: number, input: QueueInput, exceptId?: n
   }
 }
 
-function columns(input: QueueInput) {
-  return {
+/**
+ * Integrations and prompts are areas that do not exist yet, so the only id they accept is none (null): a number
+ * is refused with 400 rather than kept dangling (it could name another company's record once they exist). When
+ * those areas arrive, this is the one place that checks the id belongs to the actor's company.
+ */
+function assertReferences(input: QueueInput) {
+  if (input.integrationId != null) throw fieldError('integrationId', 'No such integration in this company')
+  if (input.promptId != null) throw fieldError('promptId', 'No such prompt in this company')
+}
+
+/**
+ * The row's columns from the input. On create, absent fields take their defaults (schedules: the spec's hours);
+ * on update, absent schedules, integrationId and promptId keep what the queue has. A null schedules list
+ * means the spec's defaults.
+ */
+function columns(input: QueueInput, creating: boolean) {
+  assertReferences(input)
+  const base = {
     name: input.name,
     color: input.color,
     orderQueue: input.orderQueue ?? 0,
     greetingMessage: input.greetingMessage ?? '',
     outOfHoursMessage: input.outOfHoursMessage ?? '',
   }
+  const schedules =
+    input.schedules === undefined && !creating
+      ? {}
+      : { schedules: serializeSchedules(input.schedules ?? defaultSchedules()) }
+  const integration =
+    input.integrationId === undefined && !creating ? {} : { integrationId: input.integrationId ?? null }
+  const prompt = input.promptId === undefined && !creating ? {} : { promptId: input.promptId ?? null }
+  return { ...base, ...schedules, ...integration, ...prompt }
 }
 
 export function createQueue(ctx: Ctx, input: QueueInput): QueueDto {
@@ -80,7 +110,7 @@ export function createQueue(ctx: Ctx, input: QueueInput): QueueDto {
     const now = ctx.clock.now()
     const row = tx
       .insert(queues)
-      .values({ ...columns(input), companyId, createdAt: now, updatedAt: now })
+      .values({ ...columns(input, true), companyId, createdAt: now, updatedAt: now })
       .returning()
       .get()
     const queue = toQueueDto(row)
@@ -96,7 +126,7 @@ export function updateQueue(ctx: Ctx, queueId: number, input: QueueInput): Queue
     assertUnique(tx, companyId, input, queueId)
     const row = tx
       .update(queues)
-      .set({ ...columns(input), updatedAt: ctx.clock.now() })
+      .set({ ...columns(input, false), updatedAt: ctx.clock.now() })
       .where(eq(queues.id, queueId))
       .returning()
       .get()
@@ -115,10 +145,22 @@ export function deleteQueue(ctx: Ctx, queueId: number) {
       .from(userQueues)
       .where(eq(userQueues.queueId, queueId))
       .all()
+    // The queue's chatbot options go with it (foreign key cascade); their files are removed after commit.
+    const files = tx
+      .select({ path: queueOptions.mediaPath })
+      .from(queueOptions)
+      .where(and(eq(queueOptions.queueId, queueId), isNotNull(queueOptions.mediaPath)))
+      .all()
     tx.delete(queues).where(eq(queues.id, queueId)).run()
     events.publish(rooms.company(companyId), channel(companyId, 'queue'), { action: 'delete', queueId })
     events.afterCommit(() => {
       for (const { userId } of members) ctx.hub.resubscribeUser(userId, roomsOfUser(ctx.db, userId))
+      for (const { path } of files) {
+        const file = path ? mediaFilePath(ctx, companyId, path) : null
+        try {
+          if (file) unlinkSync(file)
+        } catch {}
+      }
     })
   })
 }

@@ -1,11 +1,14 @@
+import type { Database } from 'bun:sqlite'
 import { and, eq } from 'drizzle-orm'
 import type { SettingItem } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import { defaultSettings, isSettingKey, SETTING_KEYS, SETTINGS } from '../../../shared/settings'
+import { DEFAULT_TIMEZONE, isValidTimeZone } from '../../../shared/timezone'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
 import type { DB } from '../../db/client'
 import { settings } from '../../db/schema'
+import { stmt } from '../../db/statements'
 import { channel, rooms } from '../../realtime/rooms'
 
 /** Writes any missing setting of the catalogue with its default; run for every new company. */
@@ -55,4 +58,16 @@ export function settingValue(db: DB, companyId: number, key: keyof typeof SETTIN
       .where(and(eq(settings.companyId, companyId), eq(settings.key, key)))
       .get()?.value ?? SETTINGS[key].default
   )
+}
+
+/**
+ * The company's time zone: its `timezone` setting, or America/Sao_Paulo when unset or unknown to Intl. Schedules,
+ * service hours and greetings ({{ms}}, {{protocol}}) all read it here.
+ */
+export function companyTimeZone(sqlite: Database, companyId: number): string {
+  const row = stmt<{ value: string }, [number]>(
+    sqlite,
+    "SELECT value FROM settings WHERE company_id = ? AND key = 'timezone'",
+  ).get(companyId)
+  return row && isValidTimeZone(row.value) ? row.value : DEFAULT_TIMEZONE
 }

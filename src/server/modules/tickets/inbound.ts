@@ -3,9 +3,10 @@ import type { DB } from '../../db/client'
 import type { TicketRow } from '../../db/schema'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
+import { awaitingRating } from '../chatbot/awaiting'
 import { sqliteOf } from './dto'
 import { recordTicketEvent } from './events'
-import { activeTicketRow, insertTicket } from './rows'
+import { activeTicketRow, insertTicket, ticketRowInCompany } from './rows'
 
 export type InboundTicketInput = {
   companyId: number
@@ -25,7 +26,8 @@ export type InboundTicket = { ticket: TicketRow; created: boolean; reopened: boo
  * The rule after a ticket was closed: a message from the customer opens a NEW pending ticket (the closed one
  * keeps its history and its place in the dashboard; the new one waits in the pending list to be accepted). Its
  * queue is the connection's queue when the connection has exactly one, otherwise none (the queue choice comes
- * later, from the chatbot or an attendant). Groups follow the same rule. `reopened` is always false today: no
+ * later, from the chatbot or an attendant). Groups follow the same rule. Except: while a closed ticket waits for
+ * the customer's rating (chatbot/ratings.ts, NPS), the customer's messages land on it. `reopened` is always false today: no
  * closed ticket is ever reopened by an inbound message (only a user's "reopen" does that).
  *
  * Records the 'created' ticket event (actor: the system). Publishes nothing: the caller inserts the message,
@@ -41,6 +43,10 @@ export function findOrOpenInboundTicket(
   const { companyId, contactId, whatsappId, isGroup, now } = input
   const active = activeTicketRow(sqlite, companyId, contactId, whatsappId)
   if (active) return { ticket: active, created: false, reopened: false }
+  // A closed ticket waiting for its rating (chatbot/ratings.ts) takes the customer's answer.
+  const rated = awaitingRating(sqlite, companyId, contactId, whatsappId, now)
+  const ratedRow = rated == null ? undefined : ticketRowInCompany(sqlite, companyId, rated)
+  if (ratedRow) return { ticket: ratedRow, created: false, reopened: false }
   const queueId = onlyQueueOf(sqlite, whatsappId)
   const ticket = insertTicket(sqlite, {
     companyId,

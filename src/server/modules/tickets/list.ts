@@ -63,7 +63,8 @@ type Columns = {
   group: string
 }
 
-const TICKETS: Columns = {
+/** The tickets table's columns (`t`), for `scopeFilter` (the Kanban board reads with it too). */
+export const TICKETS: Columns = {
   company: 't.company_id',
   status: 't.status',
   queue: 't.queue_id',
@@ -82,9 +83,9 @@ const COUNTS: Columns = {
   group: 'is_group',
 }
 
-type Filter = { where: string[]; params: Param[] }
+export type Filter = { where: string[]; params: Param[] }
 
-type ScopeFilter = {
+export type ScopeFilter = {
   status?: 'open' | 'pending' | 'closed'
   showAll?: boolean
   queueIds?: number[]
@@ -98,7 +99,7 @@ export function showAllAllowed(scope: ActorScope, asked: boolean | undefined) {
 }
 
 /** The conditions both the list and its count share: company, visibility, status, show-all, queues, users. */
-function scopeFilter(scope: ActorScope, f: ScopeFilter, col: Columns, out: Filter) {
+export function scopeFilter(scope: ActorScope, f: ScopeFilter, col: Columns, out: Filter) {
   const { where, params } = out
   where.push(`${col.company} = ?`)
   params.push(scope.companyId)

@@ -6,34 +6,8 @@
  * written as outbound messages of the acting user in the transaction that changes the ticket (service.ts), and
  * sent by the messages area's OutboundSender after commit.
  */
-export type TemplateTicket = { id: number; createdAt: number; contactName: string }
-
-/** 'Bom dia' (5h to noon), 'Boa tarde' (noon to 18h), 'Boa noite' (otherwise), in the server's local time. */
-export function greetingOfHour(at: number): string {
-  const hour = new Date(at).getHours()
-  if (hour >= 5 && hour < 12) return 'Bom dia'
-  if (hour >= 12 && hour < 18) return 'Boa tarde'
-  return 'Boa noite'
-}
-
-/** The ticket's protocol number: the day it was opened (yyyyMMdd) followed by its id. */
-export function protocolOf(ticket: { id: number; createdAt: number }): string {
-  const d = new Date(ticket.createdAt)
-  const day = `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`
-  return `${day}${ticket.id}`
-}
-
-/** Fills {{firstName}}, {{name}}, {{ms}} and {{protocol}}; other text is left as written. */
-export function fillTemplate(text: string, ticket: TemplateTicket, now: number): string {
-  const name = ticket.contactName.trim()
-  const values: Record<string, string> = {
-    firstName: name.split(/\s+/)[0] ?? '',
-    name,
-    ms: greetingOfHour(now),
-    protocol: protocolOf(ticket),
-  }
-  return text.replace(/\{\{\s*(firstName|name|ms|protocol)\s*\}\}/g, (_, key: string) => values[key] ?? '')
-}
+// One filling of the variables everywhere (the bot, the timers, these notices), in the company's time zone.
+export { fillTemplate, greetingOfHour, protocolOf, type TemplateTicket } from '../chatbot/variables'
 
 export function acceptGreeting(userName: string): string {
   return `{{ms}}, {{firstName}}! Meu nome é *${userName}* e vou continuar o seu atendimento.`

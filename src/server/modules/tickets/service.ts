@@ -6,8 +6,10 @@ import { transact } from '../../context'
 import type { TicketRow } from '../../db/schema'
 import type { TicketEventType, TicketStatus } from '../../db/schema/tickets'
 import { stmt } from '../../db/statements'
+import { endSession } from '../chatbot/context'
+import { ratingPlan, startRating } from '../chatbot/ratings'
 import { outboundSender, writeOutboundMessages } from '../messages/outbound'
-import { settingValue } from '../settings/service'
+import { companyTimeZone, settingValue } from '../settings/service'
 import { type ActorScope, actorScope, assertCanSeeTicket } from './access'
 import { loadTicketDtos, maskTicket } from './dto'
 import { recordTicketEvent, type TicketState } from './events'
@@ -247,9 +249,13 @@ export function updateTicket(ctx: Ctx, id: number, input: UpdateTicketInput): Ti
   if ((plan.type === 'reopened' || whatsappChanges) && plan.to.whatsappId != null)
     assertNoOtherActive(ctx, scope, t.contactId, plan.to.whatsappId, t.id)
 
-  // What the customer is told, decided before the change (the farewell is the closing user's).
+  // What the customer is told, decided before the change (the farewell is the closing user's). With NPS on,
+  // the rating question replaces the farewell; the complation message follows the answer (chatbot/ratings.ts).
+  const rating = plan.type === 'closed' ? ratingPlan(ctx.sqlite, t) : null
   if (!t.isGroup) {
-    if (plan.type === 'closed' && input.sendFarewellMessage !== false) {
+    if (rating) {
+      plan.notice = rating.text
+    } else if (plan.type === 'closed' && input.sendFarewellMessage !== false) {
       const farewell = scope.farewellMessage?.trim() || complationMessage(ctx, t.whatsappId)
       if (farewell) plan.notice = farewell
     } else if (
@@ -296,10 +302,13 @@ export function updateTicket(ctx: Ctx, id: number, input: UpdateTicketInput): Ti
     if (notice && whatsappId != null) {
       // Written in the same transaction as the change (the farewell lands on the ticket it closes), sent after.
       const contactName = contactNameOf(ctx, t)
-      const body = fillTemplate(notice, { id, createdAt: t.createdAt, contactName }, now).trim()
+      const timeZone = companyTimeZone(ctx.sqlite, companyId)
+      const body = fillTemplate(notice, { id, createdAt: t.createdAt, contactName }, now, timeZone).trim()
       const target = { id, companyId, contactId: t.contactId, whatsappId, status }
       if (body) noticeIds.push(...writeOutboundMessages(ctx, tx, events, target, { body }))
     }
+    endSession(ctx.sqlite, id, now)
+    if (rating) startRating(ctx, tx, t, t.userId ?? scope.userId, rating, now)
     const fresh = loadTicketDtos(ctx.sqlite, [id])[0]!
     publishTicket(events, fresh, placeOf(t))
     return fresh

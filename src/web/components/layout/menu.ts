@@ -1,4 +1,17 @@
-import { BookUser, Inbox, type LucideIcon, Settings, Smartphone, Tag, Users, Workflow } from 'lucide-react'
+import {
+  BookUser,
+  CalendarClock,
+  Columns3,
+  Inbox,
+  type LucideIcon,
+  MessageSquareText,
+  Settings,
+  Smartphone,
+  SquareKanban,
+  Tag,
+  Users,
+  Workflow,
+} from 'lucide-react'
 import type { SessionUser } from '../../../shared/api'
 import { can, type Permission } from '../../../shared/permissions'
 import { type PlanFlag, planAllows } from '../../../shared/plans'
@@ -22,6 +35,16 @@ export const MENU_ITEMS: MenuItemDef[] = [
   { to: '/tickets', labelKey: 'menu.tickets', icon: Inbox, section: 'main' },
   { to: '/contacts', labelKey: 'menu.contacts', icon: BookUser, section: 'main' },
   { to: '/tags', labelKey: 'menu.tags', icon: Tag, section: 'main' },
+  { to: '/kanban', labelKey: 'kanban.menuBoard', icon: SquareKanban, planFlag: 'useKanban', section: 'main' },
+  { to: '/tagsKanban', labelKey: 'kanban.menuLanes', icon: Columns3, planFlag: 'useKanban', section: 'main' },
+  { to: '/quick-messages', labelKey: 'quickMessages.menu', icon: MessageSquareText, section: 'main' },
+  {
+    to: '/schedules',
+    labelKey: 'schedules.title',
+    icon: CalendarClock,
+    planFlag: 'useSchedules',
+    section: 'main',
+  },
   {
     to: '/connections',
     labelKey: 'menu.connections',

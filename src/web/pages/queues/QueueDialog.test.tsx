@@ -1,10 +1,27 @@
 import { afterEach, beforeEach, describe, expect, mock, test } from 'bun:test'
 import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { defaultSchedules } from '../../../shared/schedules'
 import { Toaster } from '../../components/ui/Toast'
 import { setSettings } from '../../state/settings'
 import { makeUser, mockFetch, resetState, signIn } from '../../test/utils'
 import { QueueDialog } from './QueueDialog'
+import { maskTime } from './ScheduleEditor'
+
+const QUEUE = {
+  id: 9,
+  name: 'Vendas',
+  color: '#22C55E',
+  orderQueue: 1,
+  greetingMessage: 'Olá',
+  outOfHoursMessage: '',
+  schedules: defaultSchedules(),
+  integrationId: null,
+  promptId: null,
+  companyId: 7,
+  createdAt: '',
+  updatedAt: '',
+}
 
 function renderDialog() {
   const onSaved = mock(() => {})
@@ -56,7 +73,10 @@ describe('QueueDialog', () => {
       orderQueue: 2,
       greetingMessage: 'Olá!',
       outOfHoursMessage: '',
+      integrationId: null,
+      promptId: null,
     })
+    expect(calls[0]?.body).not.toHaveProperty('schedules')
     expect(await screen.findByText('Fila salva com sucesso')).toBeInTheDocument()
   })
 
@@ -83,5 +103,60 @@ describe('QueueDialog', () => {
     setSettings([{ key: 'scheduleType', value: 'queue' }])
     render(<QueueDialog open onClose={() => {}} />)
     expect(screen.getByLabelText('Mensagem fora do expediente')).toBeInTheDocument()
+  })
+
+  test('creating shows only the data tab, with integration and prompt set to none', () => {
+    mockFetch({})
+    render(<QueueDialog open onClose={() => {}} />)
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Dados da fila'])
+    expect(screen.getByRole('button', { name: 'Integração' })).toHaveTextContent('Nenhum')
+    expect(screen.getByRole('button', { name: 'Prompt' })).toHaveTextContent('Nenhum')
+  })
+
+  test('the HH:MM mask', () => {
+    expect(maskTime('0830')).toBe('08:30')
+    expect(maskTime('8')).toBe('8')
+    expect(maskTime('08')).toBe('08')
+    expect(maskTime('083')).toBe('08:3')
+    expect(maskTime('8:30')).toBe('08:30')
+    expect(maskTime('ab12:345')).toBe('12:34')
+  })
+
+  test('editing: the hours tab shows the defaults, checks HH:MM and saves the schedules', async () => {
+    const calls = mockFetch({
+      'GET /api/queue/9': () => ({ body: QUEUE }),
+      'GET /api/queue-options': () => ({ body: [] }),
+      'PUT /api/queue/9': (c) => ({ body: { ...QUEUE, ...(c.body as object) } }),
+    })
+    const onSaved = mock(() => {})
+    render(<QueueDialog open queueId={9} onClose={() => {}} onSaved={onSaved} />)
+    await userEvent.click(await screen.findByRole('tab', { name: 'Horários de atendimento' }))
+    const start = screen.getByLabelText('Início de Segunda-feira')
+    expect(start).toHaveValue('08:00')
+    expect(screen.getByLabelText('Fim de Sábado')).toHaveValue('12:00')
+    expect(screen.getByTestId('hours-sunday')).toHaveTextContent('Fechado')
+    await userEvent.clear(start)
+    await userEvent.type(start, '9')
+    expect(start).toHaveValue('9')
+    // Go to the first tab and save: the hours are wrong, so their tab comes back with the error.
+    await userEvent.click(screen.getByRole('tab', { name: 'Dados da fila' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
+    expect(await screen.findByText('Use HH:MM, de 00:00 a 23:59')).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: /Horários de atendimento/ })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    )
+    await userEvent.type(screen.getByLabelText('Início de Segunda-feira'), '30')
+    expect(screen.getByLabelText('Início de Segunda-feira')).toHaveValue('93:0')
+    await userEvent.clear(screen.getByLabelText('Início de Segunda-feira'))
+    await userEvent.type(screen.getByLabelText('Início de Segunda-feira'), '0930')
+    expect(screen.getByLabelText('Início de Segunda-feira')).toHaveValue('09:30')
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
+    await waitFor(() => expect(onSaved).toHaveBeenCalled())
+    const put = calls.find((c) => c.method === 'PUT')!
+    const body = put.body as { schedules: { weekdayEn: string; startTime: string }[]; integrationId: null }
+    expect(body.schedules).toHaveLength(7)
+    expect(body.schedules[0]).toMatchObject({ weekdayEn: 'monday', startTime: '09:30', endTime: '18:00' })
+    expect(body.integrationId).toBeNull()
   })
 })

@@ -1,17 +1,22 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { Check } from 'lucide-react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { QueueDto } from '../../../shared/api'
+import { defaultSchedules, type ScheduleEntry } from '../../../shared/schedules'
 import { queueBody } from '../../../shared/schemas/queues'
 import { api } from '../../api/client'
 import { Field, Input, Textarea } from '../../components/ui/Field'
 import { FormDialog } from '../../components/ui/FormDialog'
+import { Select } from '../../components/ui/Select'
 import { Skeleton } from '../../components/ui/Skeleton'
 import { schemaErrors } from '../../components/ui/schemaErrors'
 import { Tabs } from '../../components/ui/Tabs'
 import { useFormDialog } from '../../components/ui/useFormDialog'
 import { cn } from '../../lib/cn'
 import { scheduleEnabled } from '../../state/settings'
+import { OptionTree } from './OptionTree'
+import { ScheduleEditor, schedulesValid } from './ScheduleEditor'
 
 /** Distinct, mid-tone colours that read on both themes. */
 export const QUEUE_PALETTE = [
@@ -39,19 +44,38 @@ export type QueueForm = {
   orderQueue: string
   greetingMessage: string
   outOfHoursMessage: string
+  /** '' is none; the integrations and prompts areas do not exist yet, so none is the only choice. */
+  integrationId: string
+  promptId: string
+  /** Edited in the hours tab (only when editing a saved queue); a new queue gets the spec's defaults. */
+  schedules: ScheduleEntry[]
 }
 
-const EMPTY: QueueForm = { name: '', color: '', orderQueue: '', greetingMessage: '', outOfHoursMessage: '' }
+const EMPTY: QueueForm = {
+  name: '',
+  color: '',
+  orderQueue: '',
+  greetingMessage: '',
+  outOfHoursMessage: '',
+  integrationId: '',
+  promptId: '',
+  schedules: defaultSchedules(),
+}
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/
 
-/** The body of POST / PUT /api/queue. */
-export function queueBodyOf(form: QueueForm) {
+const refOf = (v: string) => (v === '' ? null : Number(v))
+
+/** The body of POST / PUT /api/queue; `withSchedules` when the hours tab was shown (an edit). */
+export function queueBodyOf(form: QueueForm, withSchedules = false) {
   return {
     name: form.name.trim(),
     color: form.color.trim().toUpperCase(),
     orderQueue: form.orderQueue.trim() === '' ? null : Number(form.orderQueue),
     greetingMessage: form.greetingMessage,
     outOfHoursMessage: form.outOfHoursMessage,
+    integrationId: refOf(form.integrationId),
+    promptId: refOf(form.promptId),
+    ...(withSchedules ? { schedules: form.schedules } : {}),
   }
 }
 
@@ -62,15 +86,21 @@ function formOf(q: QueueDto): QueueForm {
     orderQueue: q.orderQueue == null ? '' : String(q.orderQueue),
     greetingMessage: q.greetingMessage ?? '',
     outOfHoursMessage: q.outOfHoursMessage ?? '',
+    integrationId: q.integrationId == null ? '' : String(q.integrationId),
+    promptId: q.promptId == null ? '' : String(q.promptId),
+    schedules: q.schedules?.length ? q.schedules : defaultSchedules(),
   }
 }
 
 /** The server's schema, with the spec's messages. */
-export function validateQueue(form: QueueForm, t: (k: string) => string) {
-  return schemaErrors<keyof QueueForm>(queueBody(queueBodyOf(form)), t, {
+export function validateQueue(form: QueueForm, t: (k: string) => string, withSchedules = false) {
+  const errors = schemaErrors<keyof QueueForm>(queueBody(queueBodyOf(form, withSchedules)), t, {
     color: 'queues.invalidColor',
     orderQueue: 'queues.invalidOrder',
   })
+  if (withSchedules && !schedulesValid(form.schedules)) errors.schedules = t('chatbot.hours.invalidTime')
+  else if (!withSchedules) delete errors.schedules
+  return errors
 }
 
 export function ColorPicker({
@@ -150,6 +180,7 @@ export function QueueDialog({
   const { t } = useTranslation()
   const creating = queueId == null
   const showOutOfHours = scheduleEnabled.value
+  const [tab, setTab] = useState(0)
   const form = useFormDialog({
     open,
     onClose,
@@ -157,13 +188,18 @@ export function QueueDialog({
     empty: EMPTY,
     load: creating ? null : (signal) => api.get<QueueDto>(`/queue/${queueId}`, { signal }).then(formOf),
     loadKey: queueId,
-    validate: (v) => validateQueue(v, t),
+    validate: (v) => validateQueue(v, t, !creating),
     save: (v) =>
       creating
         ? api.post<QueueDto>('/queue', queueBodyOf(v))
-        : api.put<QueueDto>(`/queue/${queueId}`, queueBodyOf(v)),
+        : api.put<QueueDto>(`/queue/${queueId}`, queueBodyOf(v, true)),
     savedMessage: t('queues.saved'),
     codeFields: { ERR_QUEUE_COLOR_ALREADY_EXISTS: 'color', ERR_QUEUE_NAME_ALREADY_EXISTS: 'name' },
+    // Show the tab of the first error: the hours tab when only the hours are wrong.
+    onInvalid: (errors) => {
+      const dataFields = Object.keys(errors).filter((k) => k !== 'schedules' && errors[k as keyof QueueForm])
+      setTab(dataFields.length === 0 && errors.schedules ? 1 : 0)
+    },
   })
   const { values, errors, set } = form
 
@@ -209,8 +245,50 @@ export function QueueDialog({
           />
         </Field>
       )}
+      <Field label={t('chatbot.queue.integration')} hint={t('chatbot.queue.soon')} as="group">
+        <Select
+          aria-label={t('chatbot.queue.integration')}
+          value={values.integrationId}
+          onChange={(v) => set('integrationId', v)}
+          options={[{ value: '', label: t('chatbot.queue.none') }]}
+        />
+      </Field>
+      <Field label={t('chatbot.queue.prompt')} as="group">
+        <Select
+          aria-label={t('chatbot.queue.prompt')}
+          value={values.promptId}
+          onChange={(v) => set('promptId', v)}
+          options={[{ value: '', label: t('chatbot.queue.none') }]}
+        />
+      </Field>
     </div>
   )
+
+  const hoursTab = (
+    <div className="space-y-4 pt-4">
+      <p className="text-muted text-sm">{t('chatbot.hours.intro')}</p>
+      <ScheduleEditor
+        value={values.schedules}
+        onChange={(v) => set('schedules', v)}
+        showErrors={!!errors.schedules}
+      />
+    </div>
+  )
+
+  const tabs = [
+    {
+      key: 'data',
+      label: t('queues.tabData'),
+      content: dataTab,
+      invalid: Object.keys(errors).some((k) => k !== 'schedules' && errors[k as keyof QueueForm]),
+    },
+    ...(creating
+      ? []
+      : [
+          { key: 'hours', label: t('chatbot.hours.tab'), content: hoursTab, invalid: !!errors.schedules },
+          { key: 'options', label: t('chatbot.options.tab'), content: <OptionTree queueId={queueId} /> },
+        ]),
+  ]
 
   return (
     <FormDialog
@@ -226,7 +304,7 @@ export function QueueDialog({
         </div>
       }
     >
-      <Tabs tabs={[{ key: 'data', label: t('queues.tabData'), content: dataTab }]} />
+      <Tabs tabs={tabs} selectedIndex={Math.min(tab, tabs.length - 1)} onChange={setTab} />
     </FormDialog>
   )
 }

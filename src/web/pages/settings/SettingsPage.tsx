@@ -16,6 +16,7 @@ import { Spinner } from '../../components/ui/Spinner'
 import { Tabs } from '../../components/ui/Tabs'
 import { setSettings, settings, settingValue, upsertSetting } from '../../state/settings'
 import { toast } from '../../state/toast'
+import { HoursTab } from './HoursTab'
 
 function OptionsTab() {
   useSignals()
@@ -93,21 +94,29 @@ function OptionsTab() {
               <>
                 <div className="min-w-0">
                   <div className="flex items-center gap-2 font-medium text-fg text-sm">
-                    {t(`settings.items.${key}.label`)}
+                    {t(`settings.items.${key}.label`, {
+                      defaultValue: key === 'timezone' ? t('schedules.timezoneLabel') : key,
+                    })}
                     {saving === key && (
                       <Spinner className="size-3.5 text-muted" label={t('common.loading')} />
                     )}
                   </div>
-                  <p className="mt-0.5 text-muted text-[13px]">{t(`settings.items.${key}.help`)}</p>
+                  <p className="mt-0.5 text-muted text-[13px]">
+                    {t(`settings.items.${key}.help`, {
+                      defaultValue: key === 'timezone' ? t('schedules.timezoneHelp') : '',
+                    })}
+                  </p>
                 </div>
                 <Select
-                  aria-label={t(`settings.items.${key}.label`)}
+                  aria-label={t(`settings.items.${key}.label`, {
+                    defaultValue: key === 'timezone' ? t('schedules.timezoneLabel') : key,
+                  })}
                   value={settingValue(key, list)}
                   onChange={(v) => void change(key, v)}
                   disabled={saving === key}
                   options={SETTINGS[key].values.map((v) => ({
                     value: v as string,
-                    label: t(`settings.values.${v}`),
+                    label: t(`settings.values.${v}`, { defaultValue: v }),
                   }))}
                 />
               </>
@@ -120,13 +129,21 @@ function OptionsTab() {
 }
 
 export function SettingsPage() {
+  useSignals()
   const { t } = useTranslation()
+  // The Hours tab exists only while the company's hours decide (scheduleType 'company').
+  const companyHours = settingValue('scheduleType') === 'company'
   return (
     <Page title={t('settings.title')}>
       <Card>
         <Tabs
           listClassName="px-3"
-          tabs={[{ key: 'options', label: t('settings.tabOptions'), content: <OptionsTab /> }]}
+          tabs={[
+            { key: 'options', label: t('settings.tabOptions'), content: <OptionsTab /> },
+            ...(companyHours
+              ? [{ key: 'hours', label: t('chatbot.hours.settingsTab'), content: <HoursTab /> }]
+              : []),
+          ]}
         />
       </Card>
     </Page>

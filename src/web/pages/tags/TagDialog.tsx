@@ -14,6 +14,7 @@ export type TagForm = { name: string; color: string; kanban: boolean }
 
 /** A new tag starts with the spec's primary colour. */
 export const EMPTY_TAG: TagForm = { name: '', color: QUEUE_PALETTE[0] ?? '#3284FE', kanban: false }
+const LANE_TAG: TagForm = { ...EMPTY_TAG, kanban: true }
 
 /** The body of POST / PUT /api/tags. */
 export function tagBodyOf(form: TagForm) {
@@ -40,11 +41,14 @@ export function TagDialog({
   tagId,
   onClose,
   onSaved,
+  lane = false,
 }: {
   open: boolean
   tagId?: number
   onClose: () => void
   onSaved?: (tag: TagDto) => void
+  /** The Kanban lanes screen: a new tag starts as a lane (kanban 1). */
+  lane?: boolean
 }) {
   const { t } = useTranslation()
   const creating = tagId == null
@@ -52,7 +56,7 @@ export function TagDialog({
     open,
     onClose,
     onSaved,
-    empty: EMPTY_TAG,
+    empty: lane ? LANE_TAG : EMPTY_TAG,
     load: creating ? null : (signal) => api.get<TagDto>(`/tags/${tagId}`, { signal }).then(formOf),
     loadKey: tagId,
     validate: (v) => validateTag(v, t),

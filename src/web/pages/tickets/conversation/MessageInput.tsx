@@ -27,10 +27,12 @@ import { toastError } from '../../../api/errors'
 import { Spinner } from '../../../components/ui/Spinner'
 import { cn } from '../../../lib/cn'
 import { useIsPhone } from '../../../lib/useMediaQuery'
+import { useLiveList } from '../../../state/liveList'
 import { editMessage, sendMediaMessage, sendTextMessage } from '../../../state/messages'
 import { currentUser } from '../../../state/session'
 import { settingValue } from '../../../state/settings'
 import { toast } from '../../../state/toast'
+import { usableQuickMessagesList } from '../../quick-messages/quickMessagesList'
 import { EmojiPicker } from './EmojiPicker'
 import { clock, fileSize } from './format'
 import { QuotedBar } from './QuotedBar'
@@ -39,6 +41,7 @@ import {
   inputRows,
   keepRecording,
   keyAction,
+  moveSuggestion,
   normalizeBody,
   type QuickAnswer,
   quickAnswerSuggestions,
@@ -49,13 +52,23 @@ import {
 import { type Recording, recordingFileName, useRecorder } from './useRecorder'
 
 /**
- * Quick answers for '/' suggestions. Quick messages are not built yet (spec 2): until their API exists this
- * answers none, and the suggestions stay hidden.
+ * Quick answers for '/' suggestions: the active quick messages this user may use (GET /quick-messages/list),
+ * live. Loaded only once `enabled` (the user typed '/'), so a conversation opened without them fetches nothing.
  */
-export function useQuickAnswers(): QuickAnswer[] {
-  return NO_QUICK_ANSWERS
+export function useQuickAnswers(enabled = true): QuickAnswer[] {
+  const list = useLiveList(usableQuickMessagesList, undefined, { enabled })
+  return list.items
 }
-const NO_QUICK_ANSWERS: QuickAnswer[] = []
+
+/** A quick message's media as a file to send: fetched through its signed link. */
+export async function quickAnswerFile(answer: QuickAnswer): Promise<File | null> {
+  if (!answer.mediaUrl) return null
+  const res = await fetch(answer.mediaUrl)
+  if (!res.ok) throw new Error(`media ${res.status}`)
+  const blob = await res.blob()
+  const type = answer.mediaMime || blob.type || 'application/octet-stream'
+  return new File([blob], answer.mediaName || 'arquivo', { type })
+}
 
 export type MessageInputProps = {
   ticket: TicketDto
@@ -208,8 +221,19 @@ export function MessageInput({
   const area = useRef<HTMLTextAreaElement>(null)
   const fileInput = useRef<HTMLInputElement>(null)
   const signAllowed = settingValue('sendSignMessage') !== 'disabled'
-  const quickAnswers = useQuickAnswers()
-  const suggestions = useMemo(() => quickAnswerSuggestions(quickAnswers, text), [quickAnswers, text])
+  // Quick answers load once the user first types '/', and are offered while the text is '/' and a shortcode.
+  const [wantQuick, setWantQuick] = useState(false)
+  if (!wantQuick && text.startsWith('/')) setWantQuick(true)
+  const quickAnswers = useQuickAnswers(wantQuick && open && !editing)
+  const [dismissedAt, setDismissedAt] = useState<string | null>(null)
+  const [activeSuggestion, setActiveSuggestion] = useState(0)
+  const suggestions = useMemo(
+    () => (dismissedAt === text ? [] : quickAnswerSuggestions(quickAnswers, text)),
+    [quickAnswers, text, dismissedAt],
+  )
+  const suggestionCount = suggestions.length
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new text or list starts at the first suggestion
+  useEffect(() => setActiveSuggestion(0), [text, suggestionCount])
 
   // Edit mode starts from the message's text; leaving it empties the input.
   const editingId = editing?.id ?? null
@@ -250,6 +274,19 @@ export function MessageInput({
       for (const a of prev) if (a.url) URL.revokeObjectURL(a.url)
       return []
     })
+
+  /** A suggestion chosen: its message fills the input; its media (if any) joins the attachments. */
+  const chooseQuickAnswer = (answer: QuickAnswer) => {
+    setText(answer.message)
+    setDismissedAt(answer.message)
+    area.current?.focus()
+    if (!answer.mediaUrl) return
+    quickAnswerFile(answer)
+      .then((file) => {
+        if (file) addFiles([file])
+      })
+      .catch(() => toast.error(t('quickMessages.mediaLoadFailed')))
+  }
 
   const signed = (body: string) =>
     sign && signAllowed && !isPrivate && me?.name ? signBody(body, me.name) : body
@@ -320,6 +357,26 @@ export function MessageInput({
   }
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (suggestionCount > 0) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault()
+        setActiveSuggestion((i) => moveSuggestion(i, e.key === 'ArrowDown' ? 1 : -1, suggestionCount))
+        return
+      }
+      if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
+        const chosen = suggestions[Math.min(activeSuggestion, suggestionCount - 1)]
+        if (chosen) {
+          e.preventDefault()
+          chooseQuickAnswer(chosen.answer)
+          return
+        }
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault()
+        setDismissedAt(text)
+        return
+      }
+    }
     if (e.key === 'Escape') {
       if (editing) onCancelEdit()
       else if (replyTo) onCancelReply()
@@ -422,22 +479,37 @@ export function MessageInput({
       onDrop={onDrop}
     >
       {suggestions.length > 0 && (
-        <ul
+        <div
+          id={`quick-answers-${ticket.id}`}
+          role="listbox"
           className="absolute right-3 bottom-full left-3 z-10 mb-1 max-h-60 overflow-y-auto rounded-lg border border-border bg-surface p-1 shadow-pop"
           aria-label={t('conversation.input.quickAnswers')}
         >
-          {suggestions.map((s) => (
-            <li key={s.answer.id}>
-              <button
-                type="button"
-                onClick={() => setText(s.answer.message)}
-                className="w-full truncate rounded-md px-2.5 py-2 text-left text-sm hover:bg-surface-2"
-              >
-                {s.label}
-              </button>
-            </li>
+          {suggestions.map((s, i) => (
+            <div
+              key={s.answer.id}
+              id={`quick-answer-${ticket.id}-${s.answer.id}`}
+              role="option"
+              aria-selected={i === activeSuggestion}
+              tabIndex={-1}
+              // mousedown, not click: the input keeps its focus.
+              onMouseDown={(e) => {
+                e.preventDefault()
+                chooseQuickAnswer(s.answer)
+              }}
+              onMouseEnter={() => setActiveSuggestion(i)}
+              className={cn(
+                'flex cursor-pointer items-center gap-2 rounded-md px-2.5 py-2 text-left text-sm max-sm:min-h-11',
+                i === activeSuggestion ? 'bg-surface-2 text-fg' : 'text-fg hover:bg-surface-2',
+              )}
+            >
+              <span className="min-w-0 flex-1 truncate">{s.label}</span>
+              {s.answer.mediaName && (
+                <Paperclip className="size-3.5 shrink-0 text-muted" aria-label={s.answer.mediaName} />
+              )}
+            </div>
           ))}
-        </ul>
+        </div>
       )}
       {editing && (
         <ModeBanner icon={<Pencil />} title={t('conversation.input.editing')} onClose={onCancelEdit}>
@@ -537,6 +609,12 @@ export function MessageInput({
               rows={inputRows(text)}
               placeholder={placeholder}
               aria-label={t('conversation.input.label')}
+              aria-controls={suggestionCount > 0 ? `quick-answers-${ticket.id}` : undefined}
+              aria-activedescendant={
+                suggestionCount > 0
+                  ? `quick-answer-${ticket.id}-${suggestions[Math.min(activeSuggestion, suggestionCount - 1)]?.answer.id}`
+                  : undefined
+              }
               className={cn(
                 'min-h-10 flex-1 resize-none overflow-y-auto rounded-[20px] border bg-surface px-3 py-2.5 sm:px-4 text-[15px] text-fg leading-[1.4] placeholder:text-subtle',
                 'focus:border-focus focus:outline-none disabled:cursor-not-allowed disabled:opacity-70',

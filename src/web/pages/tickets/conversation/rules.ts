@@ -56,7 +56,21 @@ export function toggleForward(selected: number[], messageId: number, max = FORWA
   return { selected: [...selected, messageId], error: null }
 }
 
-export type QuickAnswer = { id: number; shortcode: string; message: string }
+/** A quick message as the input offers it; one with media attaches its file (`mediaUrl`, signed) to the send. */
+export type QuickAnswer = {
+  id: number
+  shortcode: string
+  message: string
+  mediaUrl?: string | null
+  mediaName?: string | null
+  mediaMime?: string | null
+}
+
+/** The suggestion the arrow keys move to: wraps around at both ends. */
+export function moveSuggestion(index: number, by: 1 | -1, count: number): number {
+  if (count <= 0) return 0
+  return (((index + by) % count) + count) % count
+}
 
 /**
  * The quick answers that match what is typed: only when the input starts with '/', by shortcode, ignoring case;

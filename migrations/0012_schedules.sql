@@ -1,0 +1,36 @@
+CREATE TABLE `schedules` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`company_id` integer NOT NULL,
+	`body` text NOT NULL,
+	`contact_id` integer NOT NULL,
+	`send_at` integer NOT NULL,
+	`sent_at` integer,
+	`status` text DEFAULT 'PENDENTE' NOT NULL,
+	`open_ticket` text DEFAULT 'enabled' NOT NULL,
+	`ticket_user_id` integer,
+	`queue_id` integer,
+	`status_ticket` text DEFAULT 'closed' NOT NULL,
+	`whatsapp_id` integer,
+	`user_id` integer,
+	`media_path` text,
+	`media_name` text,
+	`media_mime` text,
+	`error` text,
+	`attempts` integer DEFAULT 0 NOT NULL,
+	`claimed_at` integer,
+	`message_id` integer,
+	`ticket_id` integer,
+	`repeat` text,
+	`series_id` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`company_id`) REFERENCES `companies`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`contact_id`) REFERENCES `contacts`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`ticket_user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null,
+	FOREIGN KEY (`queue_id`) REFERENCES `queues`(`id`) ON UPDATE no action ON DELETE set null,
+	FOREIGN KEY (`whatsapp_id`) REFERENCES `whatsapps`(`id`) ON UPDATE no action ON DELETE set null,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE INDEX `schedules_status_send_at` ON `schedules` (`status`,`send_at`);--> statement-breakpoint
+CREATE INDEX `schedules_company_send_at` ON `schedules` (`company_id`,`send_at`);

@@ -1,0 +1,217 @@
+/**
+ * Reads what the machine needs (machine.ts `BotContext`) and the ticket's bot state from the database, and
+ * writes the state back. Plain prepared statements; nothing here decides anything.
+ */
+import type { Database } from 'bun:sqlite'
+import { parseSchedules } from '../../../shared/schedules'
+import { SETTINGS } from '../../../shared/settings'
+import { DEFAULT_TIMEZONE, isValidTimeZone } from '../../../shared/timezone'
+import type { ChatbotNode } from '../../db/schema/chatbot'
+import { stmt } from '../../db/statements'
+import type { BotContext, BotOption, BotQueue, BotState } from './machine'
+
+export type BotTicket = {
+  id: number
+  companyId: number
+  contactId: number
+  whatsappId: number | null
+  status: 'open' | 'pending' | 'closed'
+  queueId: number | null
+  userId: number | null
+  isGroup: number
+  createdAt: number
+}
+
+export type SessionRow = BotState & {
+  ticketId: number
+  lastMessageId: number
+  userId: number | null
+  expiresAt: number | null
+}
+
+export function loadBotTicket(sqlite: Database, ticketId: number): BotTicket | null {
+  return stmt<BotTicket, [number]>(
+    sqlite,
+    `SELECT id, company_id AS companyId, contact_id AS contactId, whatsapp_id AS whatsappId, status,
+            queue_id AS queueId, user_id AS userId, is_group AS isGroup, created_at AS createdAt
+       FROM tickets WHERE id = ?`,
+  ).get(ticketId)
+}
+
+export function loadSession(sqlite: Database, ticketId: number): SessionRow | null {
+  return stmt<SessionRow, [number]>(
+    sqlite,
+    `SELECT ticket_id AS ticketId, node, queue_id AS queueId, option_id AS optionId, attempts,
+            window_start AS windowStart, last_prompt_at AS lastPromptAt, last_message_id AS lastMessageId,
+            user_id AS userId, expires_at AS expiresAt
+       FROM chatbot_sessions WHERE ticket_id = ?`,
+  ).get(ticketId)
+}
+
+/** Writes the ticket's bot state (insert or update), with the newest message it handled. */
+export function saveSession(
+  sqlite: Database,
+  ticket: Pick<BotTicket, 'id' | 'companyId' | 'contactId' | 'whatsappId'>,
+  state: BotState & { lastMessageId: number; userId?: number | null; expiresAt?: number | null },
+  now: number,
+) {
+  stmt(
+    sqlite,
+    `INSERT INTO chatbot_sessions (ticket_id, company_id, contact_id, whatsapp_id, node, queue_id, option_id,
+            attempts, window_start, last_prompt_at, last_message_id, user_id, expires_at, created_at, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)
+     ON CONFLICT (ticket_id) DO UPDATE SET node = ?5, queue_id = ?6, option_id = ?7, attempts = ?8,
+            window_start = ?9, last_prompt_at = ?10, last_message_id = max(last_message_id, ?11),
+            user_id = ?12, expires_at = ?13, updated_at = ?14`,
+  ).run(
+    ticket.id,
+    ticket.companyId,
+    ticket.contactId,
+    ticket.whatsappId ?? 0,
+    state.node as ChatbotNode,
+    state.queueId,
+    state.optionId,
+    state.attempts,
+    state.windowStart,
+    state.lastPromptAt,
+    state.lastMessageId,
+    state.userId ?? null,
+    state.expiresAt ?? null,
+    now,
+  )
+}
+
+/**
+ * A person (or a timer) moved the ticket: the bot lets go of it (its menu would fight the attendant's choice).
+ * A rating question ('nps') is left alone. Clears the ticket's `chatbot` flag; call inside the change's transaction.
+ */
+export function endSession(sqlite: Database, ticketId: number, now: number) {
+  stmt(
+    sqlite,
+    `UPDATE chatbot_sessions SET node = 'done', updated_at = ? WHERE ticket_id = ? AND node NOT IN ('done', 'nps')`,
+  ).run(now, ticketId)
+  stmt(sqlite, 'UPDATE tickets SET chatbot = 0 WHERE id = ? AND chatbot = 1').run(ticketId)
+}
+
+type ConnectionRow = BotContext['connection']
+
+/** The settings the bot reads, with the catalogue's defaults; `timezone` as `companyTimeZone` reads it. */
+export function botSettings(sqlite: Database, companyId: number) {
+  const rows = stmt<{ key: string; value: string }, [number]>(
+    sqlite,
+    `SELECT key, value FROM settings
+      WHERE company_id = ? AND key IN ('scheduleType', 'chatBotType', 'timezone', 'userRating', 'sendMsgTransfTicket')`,
+  ).all(companyId)
+  const map = new Map(rows.map((r) => [r.key, r.value]))
+  const timezone = map.get('timezone')
+  return {
+    scheduleType: map.get('scheduleType') ?? SETTINGS.scheduleType.default,
+    chatBotType: map.get('chatBotType') ?? SETTINGS.chatBotType.default,
+    userRating: map.get('userRating') ?? SETTINGS.userRating.default,
+    sendMsgTransfTicket: map.get('sendMsgTransfTicket') ?? SETTINGS.sendMsgTransfTicket.default,
+    timeZone: timezone && isValidTimeZone(timezone) ? timezone : DEFAULT_TIMEZONE,
+  }
+}
+
+export function loadConnection(sqlite: Database, whatsappId: number): ConnectionRow | null {
+  return stmt<ConnectionRow, [number]>(
+    sqlite,
+    `SELECT greeting_message AS greetingMessage, out_of_hours_message AS outOfHoursMessage,
+            complation_message AS complationMessage, rating_message AS ratingMessage,
+            max_use_bot_queues AS maxUseBotQueues, time_use_bot_queues AS timeUseBotQueues,
+            max_use_bot_queues_nps AS maxUseBotQueuesNPS, collective_vacation_start AS collectiveVacationStart,
+            collective_vacation_end AS collectiveVacationEnd, collective_vacation_message AS collectiveVacationMessage
+       FROM whatsapps WHERE id = ?`,
+  ).get(whatsappId)
+}
+
+type QueueRow = {
+  id: number
+  name: string
+  greetingMessage: string
+  outOfHoursMessage: string
+  schedules: string
+}
+type OptionRow = {
+  id: number
+  parentId: number | null
+  option: string
+  title: string
+  message: string
+  mediaPath: string | null
+  mediaName: string | null
+  mediaMime: string | null
+}
+
+/** The connection's queues in menu order (the queue's order, then id), each with its option tree. */
+export function loadQueues(sqlite: Database, whatsappId: number): BotQueue[] {
+  const queues = stmt<QueueRow, [number]>(
+    sqlite,
+    `SELECT q.id, q.name, q.greeting_message AS greetingMessage, q.out_of_hours_message AS outOfHoursMessage,
+            q.schedules
+       FROM whatsapp_queues wq JOIN queues q ON q.id = wq.queue_id
+      WHERE wq.whatsapp_id = ? ORDER BY q.order_queue, q.id`,
+  ).all(whatsappId)
+  const options = stmt<OptionRow, [number]>(
+    sqlite,
+    `SELECT id, parent_id AS parentId, option, title, message, media_path AS mediaPath, media_name AS mediaName,
+            media_mime AS mediaMime
+       FROM queue_options WHERE queue_id = ? ORDER BY id`,
+  )
+  return queues.map((q) => ({
+    id: q.id,
+    name: q.name,
+    greetingMessage: q.greetingMessage,
+    outOfHoursMessage: q.outOfHoursMessage,
+    schedules: parseSchedules(q.schedules),
+    options: options.all(q.id).map(
+      (o): BotOption => ({
+        id: o.id,
+        parentId: o.parentId,
+        option: o.option,
+        title: o.title,
+        message: o.message,
+        media: o.mediaPath
+          ? {
+              path: o.mediaPath,
+              name: o.mediaName ?? o.mediaPath,
+              mime: o.mediaMime ?? 'application/octet-stream',
+            }
+          : null,
+      }),
+    ),
+  }))
+}
+
+export function loadContact(sqlite: Database, contactId: number) {
+  return (
+    stmt<{ name: string; disableBot: number }, [number]>(
+      sqlite,
+      'SELECT name, disable_bot AS disableBot FROM contacts WHERE id = ?',
+    ).get(contactId) ?? { name: '', disableBot: 0 }
+  )
+}
+
+/** Everything `decide` needs about a ticket, now. */
+export function loadBotContext(sqlite: Database, ticket: BotTicket, now: number): BotContext | null {
+  if (ticket.whatsappId == null) return null
+  const connection = loadConnection(sqlite, ticket.whatsappId)
+  if (!connection) return null
+  const settings = botSettings(sqlite, ticket.companyId)
+  const contact = loadContact(sqlite, ticket.contactId)
+  const company = stmt<{ schedules: string }, [number]>(
+    sqlite,
+    'SELECT schedules FROM companies WHERE id = ?',
+  ).get(ticket.companyId)
+  return {
+    now,
+    timeZone: settings.timeZone,
+    scheduleType: settings.scheduleType,
+    chatBotType: settings.chatBotType,
+    connection,
+    companySchedules: parseSchedules(company?.schedules ?? '[]'),
+    queues: loadQueues(sqlite, ticket.whatsappId),
+    ticket: { queueId: ticket.queueId, isGroup: !!ticket.isGroup },
+    contact: { disableBot: !!contact.disableBot },
+  }
+}

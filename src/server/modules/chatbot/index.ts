@@ -1,0 +1,52 @@
+/**
+ * The inbound chatbot, the connections' timers and the `call` setting (calls.ts) (see machine.ts for the states and transitions, runner.ts for
+ * when it runs, timers.ts for the sweeps, ratings.ts for NPS). `startChatbot` wires both: serve.ts at boot, after
+ * the inbound pipeline and before the sessions start; tests call it on the harness's deps.
+ */
+import type { Deps } from '../../context'
+import { type Inbound, inboundOf } from '../inbound'
+import { listenToCalls } from './calls'
+import { ChatbotRunner } from './runner'
+import { ChatbotTimers } from './timers'
+
+export type Chatbot = { runner: ChatbotRunner; timers: ChatbotTimers; stop: () => void }
+
+const running = new WeakMap<object, Chatbot>()
+
+/** Starts the chatbot on these deps (once per database). */
+export function startChatbot(
+  deps: Deps,
+  options: { inbound?: Inbound; sweepIntervalMs?: number } = {},
+): Chatbot {
+  const existing = running.get(deps.sqlite)
+  if (existing) return existing
+  const runner = new ChatbotRunner(deps)
+  const timers = new ChatbotTimers(deps, options.sweepIntervalMs).start()
+  const inbound = options.inbound ?? inboundOf(deps)
+  const unsubscribe = inbound?.onStored((_conn, event, stored) => {
+    if (event.ref.fromMe) return
+    runner.enqueue({
+      ticketId: stored.ticketId,
+      messageId: stored.messageId,
+      text: event.body,
+      ticketCreated: stored.ticketCreated,
+    })
+  })
+  const stopCalls = listenToCalls(deps)
+  const chatbot: Chatbot = {
+    runner,
+    timers,
+    stop: () => {
+      unsubscribe?.()
+      stopCalls()
+      timers.stop()
+      running.delete(deps.sqlite)
+    },
+  }
+  running.set(deps.sqlite, chatbot)
+  return chatbot
+}
+
+export function chatbotOf(deps: Pick<Deps, 'sqlite'>): Chatbot | undefined {
+  return running.get(deps.sqlite)
+}

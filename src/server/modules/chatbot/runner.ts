@@ -1,0 +1,160 @@
+/**
+ * Runs the machine (machine.ts) on the customer's messages, after the inbound pipeline committed them.
+ *
+ * Which messages: a customer's (not ours, not imported history) message on a ticket that is pending with no user
+ * and not a group, when the ticket has a bot session still going, or has none yet and either no queue or was
+ * just opened (a connection with one queue opens its tickets in it: its options still greet the customer); and
+ * any message on a closed ticket waiting for its rating ('nps').
+ *
+ * Out of the inbound transaction: messages are queued and handled right after (setImmediate), in arrival order,
+ * each in its own transaction that writes the new state, the ticket's changes and the outgoing messages
+ * together; the sender gets them after commit. A message is handled once: the session keeps the newest message
+ * id it handled (checked again inside the transaction), so a message delivered or queued twice answers once.
+ */
+import type { Deps } from '../../context'
+import { transact } from '../../context'
+import { stmt } from '../../db/statements'
+import { afterOutboundCommit } from '../messages/outbound'
+import { moveTicket, writeTemplate } from './apply'
+import { type BotTicket, loadBotContext, loadBotTicket, loadSession, saveSession } from './context'
+import { finishedOf } from './finished'
+import { type BotState, decide, INITIAL_STATE } from './machine'
+
+export type BotMessage = { ticketId: number; messageId: number; text: string; ticketCreated: boolean }
+
+/** Whether the bot can say nothing on this connection, whatever the message (see machine.ts: open, mainMenu). */
+function silentConnection(sqlite: Deps['sqlite'], whatsappId: number): boolean {
+  return !!stmt<{ silent: number }, [number]>(
+    sqlite,
+    `SELECT (w.greeting_message = '' AND w.out_of_hours_message = '' AND w.collective_vacation_message = ''
+             AND NOT EXISTS (SELECT 1 FROM whatsapp_queues q WHERE q.whatsapp_id = w.id)) AS silent
+       FROM whatsapps w WHERE w.id = ?`,
+  ).get(whatsappId)?.silent
+}
+
+const ACTIVE = new Set(['start', 'vacation', 'outOfHours', 'menu', 'queue', 'option'])
+
+export class ChatbotRunner {
+  private readonly queue: BotMessage[] = []
+  private scheduled = false
+  private draining: Promise<void> = Promise.resolve()
+  private readonly done: Set<number>
+
+  constructor(private readonly deps: Deps) {
+    this.done = finishedOf(deps)
+  }
+
+  /** A committed customer message: handled shortly, after the inbound work of this turn. */
+  enqueue(message: BotMessage) {
+    if (!message.ticketCreated && this.done.has(message.ticketId)) return
+    this.queue.push(message)
+    if (this.scheduled) return
+    this.scheduled = true
+    this.draining = new Promise((resolve) =>
+      setImmediate(() => {
+        this.scheduled = false
+        this.drain()
+        resolve()
+      }),
+    )
+  }
+
+  /** Resolves when the queued messages were handled (tests). */
+  async idle() {
+    while (this.scheduled || this.queue.length) await this.draining
+  }
+
+  private drain() {
+    for (let m = this.queue.shift(); m; m = this.queue.shift()) {
+      try {
+        this.handle(m)
+      } catch (err) {
+        this.deps.log.error('chatbot: message not handled', {
+          ticketId: m.ticketId,
+          messageId: m.messageId,
+          error: (err as Error).message,
+        })
+      }
+    }
+  }
+
+  /** Handles one message now (synchronously). Returns the ids of the messages written for the customer. */
+  handle(m: BotMessage): number[] {
+    const { sqlite } = this.deps
+    const ticket = loadBotTicket(sqlite, m.ticketId)
+    if (!ticket || ticket.whatsappId == null || ticket.isGroup) return []
+    // a connection where the bot has nothing to say (no queues, no greeting, no out-of-hours or vacation
+    // message): nothing to decide or keep (the inbound benchmark's customers are all new)
+    if (ticket.status === 'pending' && silentConnection(sqlite, ticket.whatsappId)) return []
+    const session = loadSession(sqlite, ticket.id)
+    if (session && session.lastMessageId >= m.messageId) return []
+    if (!this.eligible(ticket, session?.node ?? null, m.ticketCreated)) {
+      if (session?.node === 'done') this.done.add(ticket.id)
+      return []
+    }
+    const now = this.deps.clock.now()
+    const context = loadBotContext(sqlite, ticket, now)
+    if (!context) return []
+    const state: BotState = session ?? INITIAL_STATE
+    const decision = decide(state, { text: m.text }, context)
+    const ids: number[] = []
+    transact(this.deps, (tx, events) => {
+      // handled by someone else meanwhile (the same message twice): nothing again
+      const again = loadSession(sqlite, ticket.id)
+      if (again && again.lastMessageId >= m.messageId) return
+      saveSession(
+        sqlite,
+        ticket,
+        {
+          ...decision.state,
+          lastMessageId: m.messageId,
+          userId: session?.userId ?? null,
+          expiresAt: session?.expiresAt ?? null,
+        },
+        now,
+      )
+      const active = ACTIVE.has(decision.state.node) ? 1 : 0
+      stmt(sqlite, 'UPDATE tickets SET chatbot = ? WHERE id = ? AND chatbot != ?').run(
+        active,
+        ticket.id,
+        active,
+      )
+      let current: BotTicket = ticket
+      for (const action of decision.actions) {
+        if (action.kind === 'setQueue') {
+          if (current.status === 'pending' && current.queueId !== action.queueId) {
+            moveTicket(
+              this.deps,
+              tx,
+              events,
+              current,
+              { status: 'pending', queueId: action.queueId, userId: null },
+              'transferred',
+            )
+            current = { ...current, queueId: action.queueId }
+          }
+        } else if (action.kind === 'rate') {
+          stmt(
+            sqlite,
+            `INSERT INTO user_ratings (company_id, ticket_id, user_id, rate, created_at) VALUES (?, ?, ?, ?, ?)
+             ON CONFLICT (ticket_id) DO NOTHING`,
+          ).run(ticket.companyId, ticket.id, session?.userId ?? null, action.rate, now)
+        } else {
+          ids.push(
+            ...writeTemplate(this.deps, tx, events, current, action.body, context.timeZone, action.media),
+          )
+        }
+      }
+    })
+    if (decision.state.node === 'done') this.done.add(ticket.id)
+    if (ids.length) void afterOutboundCommit(this.deps, ids)
+    return ids
+  }
+
+  private eligible(ticket: BotTicket, node: string | null, created: boolean): boolean {
+    if (node === 'nps') return ticket.status === 'closed'
+    if (ticket.status !== 'pending' || ticket.userId != null) return false
+    if (node) return ACTIVE.has(node)
+    return ticket.queueId == null || created
+  }
+}

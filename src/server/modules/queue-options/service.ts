@@ -1,0 +1,318 @@
+/**
+ * Queue options: the chatbot menu tree of a queue (spec 2 "Queue option"). Admins edit it in the queue dialog;
+ * the inbound chatbot reads the same rows (`queue_options`).
+ *
+ * Rules kept here:
+ * - every option belongs to the actor's company and one queue; a parent must be an option of the same queue;
+ * - `option` is the position the customer types, a whole number '1'…'999', unique among siblings; a new option
+ *   takes the next free position; deleting an option removes its whole subtree and closes the gap (siblings
+ *   become 1…n again); POST /queue-options/reorder sets a level's order at any depth;
+ * - at most MAX_OPTIONS_PER_QUEUE options per queue and MAX_OPTION_DEPTH levels;
+ * - one file per option, typed by its bytes (media allow-list); replaced or removed files are deleted after commit.
+ */
+import { unlinkSync } from 'node:fs'
+import { and, eq, inArray } from 'drizzle-orm'
+import type { QueueOptionDto } from '../../../shared/api'
+import { AppError, fieldError } from '../../../shared/errors'
+import type {
+  CreateQueueOptionInput,
+  ReorderQueueOptionsInput,
+  UpdateQueueOptionInput,
+} from '../../../shared/schemas/queue-options'
+import { isoTime } from '../../clock'
+import type { Ctx } from '../../context'
+import { transact } from '../../context'
+import type { DB } from '../../db/client'
+import { type QueueOptionRow, queueOptions } from '../../db/schema'
+import { signedMediaUrl } from '../../media/sign'
+import { cleanFileName, mediaFilePath, storeMedia } from '../../media/store'
+import type { UploadedMedia } from '../../media/upload'
+import { getQueueRowInCompany } from '../queues/service'
+
+export const MAX_OPTIONS_PER_QUEUE = 500
+export const MAX_OPTION_DEPTH = 10
+const MAX_POSITION = 999
+
+const notFound = () => new AppError('ERR_NO_QUEUE_OPTION_FOUND', 'Queue option not found')
+
+/** The one way to load an option: another company's id is simply not found. */
+export function getQueueOptionInCompany(db: DB, companyId: number, optionId: number): QueueOptionRow {
+  const row = db
+    .select()
+    .from(queueOptions)
+    .where(and(eq(queueOptions.id, optionId), eq(queueOptions.companyId, companyId)))
+    .get()
+  if (!row) throw notFound()
+  return row
+}
+
+function optionsOfQueue(db: DB, companyId: number, queueId: number): QueueOptionRow[] {
+  return db
+    .select()
+    .from(queueOptions)
+    .where(and(eq(queueOptions.queueId, queueId), eq(queueOptions.companyId, companyId)))
+    .all()
+}
+
+const position = (row: QueueOptionRow) => Number(row.option) || Number.MAX_SAFE_INTEGER
+const byPosition = (a: QueueOptionRow, b: QueueOptionRow) => position(a) - position(b) || a.id - b.id
+
+function childrenOf(rows: QueueOptionRow[], parentId: number | null) {
+  return rows.filter((r) => r.parentId === parentId).sort(byPosition)
+}
+
+/** The ids of `rootId` and everything below it. */
+function subtreeIds(rows: QueueOptionRow[], rootId: number): number[] {
+  const out = [rootId]
+  for (let i = 0; i < out.length; i++) for (const r of rows) if (r.parentId === out[i]) out.push(r.id)
+  return out
+}
+
+/** Levels above `row`: 1 at the top level. */
+function depthOf(rows: QueueOptionRow[], row: QueueOptionRow): number {
+  let depth = 1
+  let parentId = row.parentId
+  while (parentId != null && depth <= MAX_OPTION_DEPTH + 1) {
+    const parent = rows.find((r) => r.id === parentId)
+    if (!parent) break
+    parentId = parent.parentId
+    depth++
+  }
+  return depth
+}
+
+function toDto(ctx: Ctx, rows: QueueOptionRow[], row: QueueOptionRow): QueueOptionDto {
+  return {
+    id: row.id,
+    queueId: row.queueId,
+    parentId: row.parentId ?? -1,
+    title: row.title,
+    message: row.message,
+    option: row.option,
+    mediaName: row.mediaPath ? row.mediaName : null,
+    mediaMime: row.mediaPath ? row.mediaMime : null,
+    mediaUrl: row.mediaPath ? signedMediaUrl(ctx, row.companyId, row.mediaPath) : null,
+    children: childrenOf(rows, row.id).map((child) => toDto(ctx, rows, child)),
+    createdAt: isoTime(row.createdAt)!,
+    updatedAt: isoTime(row.updatedAt)!,
+  }
+}
+
+/** A parent given as -1 or null is the top level; another id must be an option of the same queue. */
+function resolveParent(
+  db: DB,
+  companyId: number,
+  queueId: number,
+  parentId: number | null | undefined,
+): QueueOptionRow | null {
+  if (parentId == null || parentId === -1) return null
+  const parent = getQueueOptionInCompany(db, companyId, parentId)
+  if (parent.queueId !== queueId) throw fieldError('parentId', 'The parent option belongs to another queue')
+  return parent
+}
+
+/** GET /queue-options?queueId=&parentId=: the options under a parent (-1: top level), each with its subtree. */
+export function listQueueOptions(ctx: Ctx, query: { queueId: number; parentId?: number }): QueueOptionDto[] {
+  const { companyId } = ctx.actor
+  getQueueRowInCompany(ctx.db, companyId, query.queueId)
+  const parent = resolveParent(ctx.db, companyId, query.queueId, query.parentId)
+  const rows = optionsOfQueue(ctx.db, companyId, query.queueId)
+  return childrenOf(rows, parent?.id ?? null).map((r) => toDto(ctx, rows, r))
+}
+
+export function getQueueOption(ctx: Ctx, optionId: number): QueueOptionDto {
+  const row = getQueueOptionInCompany(ctx.db, ctx.actor.companyId, optionId)
+  return toDto(ctx, optionsOfQueue(ctx.db, row.companyId, row.queueId), row)
+}
+
+function assertFreePosition(siblings: QueueOptionRow[], option: string, exceptId?: number) {
+  if (siblings.some((s) => s.id !== exceptId && Number(s.option) === Number(option))) {
+    throw fieldError('option', 'Another option at this level already has this position')
+  }
+}
+
+export function createQueueOption(ctx: Ctx, input: CreateQueueOptionInput): QueueOptionDto {
+  const { companyId } = ctx.actor
+  return transact(ctx, (tx) => {
+    getQueueRowInCompany(tx, companyId, input.queueId)
+    const parent = resolveParent(tx, companyId, input.queueId, input.parentId)
+    const rows = optionsOfQueue(tx, companyId, input.queueId)
+    if (rows.length >= MAX_OPTIONS_PER_QUEUE) {
+      throw fieldError('queueId', `A queue holds at most ${MAX_OPTIONS_PER_QUEUE} options`)
+    }
+    if (parent && depthOf(rows, parent) >= MAX_OPTION_DEPTH) {
+      throw fieldError('parentId', `A menu goes at most ${MAX_OPTION_DEPTH} levels deep`)
+    }
+    const siblings = childrenOf(rows, parent?.id ?? null)
+    let option = input.option ?? null
+    if (option === null) {
+      const next = siblings.reduce((n, s) => Math.max(n, Number(s.option) || 0), 0) + 1
+      if (next > MAX_POSITION) throw fieldError('option', 'No free position at this level')
+      option = String(next)
+    } else {
+      option = String(Number(option))
+      assertFreePosition(siblings, option)
+    }
+    const now = ctx.clock.now()
+    const row = tx
+      .insert(queueOptions)
+      .values({
+        companyId,
+        queueId: input.queueId,
+        parentId: parent?.id ?? null,
+        title: input.title,
+        message: input.message ?? '',
+        option,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    return toDto(ctx, [...rows, row], row)
+  })
+}
+
+export function updateQueueOption(ctx: Ctx, optionId: number, input: UpdateQueueOptionInput): QueueOptionDto {
+  const { companyId } = ctx.actor
+  return transact(ctx, (tx) => {
+    const current = getQueueOptionInCompany(tx, companyId, optionId)
+    const rows = optionsOfQueue(tx, companyId, current.queueId)
+    const option = input.option === undefined ? undefined : String(Number(input.option))
+    if (option !== undefined) assertFreePosition(childrenOf(rows, current.parentId), option, optionId)
+    const row = tx
+      .update(queueOptions)
+      .set({
+        ...(input.title === undefined ? {} : { title: input.title }),
+        ...(input.message === undefined ? {} : { message: input.message ?? '' }),
+        ...(option === undefined ? {} : { option }),
+        updatedAt: ctx.clock.now(),
+      })
+      .where(eq(queueOptions.id, optionId))
+      .returning()
+      .get()
+    return toDto(
+      ctx,
+      rows.map((r) => (r.id === row.id ? row : r)),
+      row,
+    )
+  })
+}
+
+/** Gives a level's options the positions 1…n in the given order. */
+function renumber(db: DB, ordered: QueueOptionRow[], now: number) {
+  ordered.forEach((r, i) => {
+    const option = String(i + 1)
+    if (r.option !== option) {
+      db.update(queueOptions).set({ option, updatedAt: now }).where(eq(queueOptions.id, r.id)).run()
+    }
+  })
+}
+
+function removeFiles(ctx: Ctx, companyId: number, paths: (string | null)[]) {
+  for (const p of paths) {
+    const file = p ? mediaFilePath(ctx, companyId, p) : null
+    try {
+      if (file) unlinkSync(file)
+    } catch {}
+  }
+}
+
+/** DELETE /queue-options/{id}: the option and its whole subtree; the remaining siblings close the gap. */
+export function deleteQueueOption(ctx: Ctx, optionId: number): { deleted: number } {
+  const { companyId } = ctx.actor
+  const { ids, files } = transact(ctx, (tx) => {
+    const current = getQueueOptionInCompany(tx, companyId, optionId)
+    const rows = optionsOfQueue(tx, companyId, current.queueId)
+    const ids = subtreeIds(rows, optionId)
+    const files = rows.filter((r) => ids.includes(r.id)).map((r) => r.mediaPath)
+    tx.delete(queueOptions).where(inArray(queueOptions.id, ids)).run()
+    const remaining = childrenOf(rows, current.parentId).filter((r) => r.id !== optionId)
+    renumber(tx, remaining, ctx.clock.now())
+    return { ids, files }
+  })
+  removeFiles(ctx, companyId, files)
+  return { deleted: ids.length }
+}
+
+/** POST /queue-options/reorder: `ids` must be exactly the options of that level, in their new order. */
+export function reorderQueueOptions(ctx: Ctx, input: ReorderQueueOptionsInput): QueueOptionDto[] {
+  const { companyId } = ctx.actor
+  return transact(ctx, (tx) => {
+    getQueueRowInCompany(tx, companyId, input.queueId)
+    const parent = resolveParent(tx, companyId, input.queueId, input.parentId)
+    const rows = optionsOfQueue(tx, companyId, input.queueId)
+    const siblings = childrenOf(rows, parent?.id ?? null)
+    const given = new Set(input.ids)
+    if (
+      given.size !== input.ids.length ||
+      given.size !== siblings.length ||
+      siblings.some((s) => !given.has(s.id))
+    ) {
+      throw fieldError('ids', 'must list every option of this level exactly once')
+    }
+    const byId = new Map(siblings.map((s) => [s.id, s]))
+    renumber(
+      tx,
+      input.ids.map((id) => byId.get(id)!),
+      ctx.clock.now(),
+    )
+    const fresh = optionsOfQueue(tx, companyId, input.queueId)
+    return childrenOf(fresh, parent?.id ?? null).map((r) => toDto(ctx, fresh, r))
+  })
+}
+
+/** POST /queue-options/{id}/media-upload: stores the file and replaces the option's previous one. */
+export function setQueueOptionMedia(ctx: Ctx, optionId: number, media: UploadedMedia): QueueOptionDto {
+  const { companyId } = ctx.actor
+  // Checked before the file is written, and again in the transaction (the option may go meanwhile).
+  getQueueOptionInCompany(ctx.db, companyId, optionId)
+  const stored = storeMedia(ctx, companyId, media.bytes, {
+    mime: media.format.mime,
+    name: media.name,
+    ext: media.format.ext,
+  })
+  let previous: string | null = null
+  try {
+    const dto = transact(ctx, (tx) => {
+      const current = getQueueOptionInCompany(tx, companyId, optionId)
+      previous = current.mediaPath
+      const row = tx
+        .update(queueOptions)
+        .set({
+          mediaPath: stored.path,
+          mediaName: cleanFileName(media.name, `file.${media.format.ext}`),
+          mediaMime: media.sendMime,
+          updatedAt: ctx.clock.now(),
+        })
+        .where(eq(queueOptions.id, optionId))
+        .returning()
+        .get()
+      return toDto(ctx, optionsOfQueue(tx, companyId, row.queueId), row)
+    })
+    removeFiles(ctx, companyId, [previous])
+    return dto
+  } catch (err) {
+    removeFiles(ctx, companyId, [stored.path])
+    throw err
+  }
+}
+
+/** DELETE /queue-options/{id}/media-upload: removes the option's file (nothing to do when it has none). */
+export function clearQueueOptionMedia(ctx: Ctx, optionId: number): QueueOptionDto {
+  const { companyId } = ctx.actor
+  let previous: string | null = null
+  const dto = transact(ctx, (tx) => {
+    const current = getQueueOptionInCompany(tx, companyId, optionId)
+    previous = current.mediaPath
+    if (previous) {
+      tx.update(queueOptions)
+        .set({ mediaPath: null, mediaName: null, mediaMime: null, updatedAt: ctx.clock.now() })
+        .where(eq(queueOptions.id, optionId))
+        .run()
+    }
+    const row = getQueueOptionInCompany(tx, companyId, optionId)
+    return toDto(ctx, optionsOfQueue(tx, companyId, row.queueId), row)
+  })
+  removeFiles(ctx, companyId, [previous])
+  return dto
+}

@@ -1,0 +1,481 @@
+/**
+ * Scheduled messages (spec 2): a message to a contact at a chosen time, optionally opening a ticket. Every user
+ * of the company lists and edits them (plan flag useSchedules, gated on the path). Changes are live
+ * (`company-{id}-schedule`, to the whole company). Sending is the `ScheduleRunner`'s (runner.ts).
+ *
+ * Times: `sendAt` is an instant; a wall-clock time without offset is read in the company's `timezone` setting,
+ * and repetition follows that zone (src/shared/scheduled-messages.ts).
+ */
+import type { Database } from 'bun:sqlite'
+import { unlinkSync } from 'node:fs'
+import { AppError, fieldError } from '../../../shared/errors'
+import {
+  nextOccurrence,
+  type RepeatRule,
+  repeatRuleOf,
+  SCHEDULE_BODY_MIN,
+  SCHEDULES_PAGE_SIZE,
+  type ScheduleDto,
+  type ScheduleStatus,
+  type SchedulesPage,
+} from '../../../shared/scheduled-messages'
+import type { ListSchedulesQuery, ScheduleInput } from '../../../shared/schemas/scheduled-messages'
+import { instantOf, parseWallTime } from '../../../shared/timezone'
+import { isoString } from '../../clock'
+import type { Ctx, Deps } from '../../context'
+import { transact, userActor } from '../../context'
+import { pageCount, pageOf, pageWindow } from '../../db/paging'
+import { stmt } from '../../db/statements'
+import { signedMediaUrl } from '../../media/sign'
+import { mediaFilePath, storeMedia } from '../../media/store'
+import type { UploadedMedia } from '../../media/upload'
+import type { EventBuffer } from '../../realtime/hub'
+import { channel, rooms } from '../../realtime/rooms'
+import { companyTimeZone } from '../settings/service'
+import { scheduleRunner } from './runner'
+
+/** A schedule row as the service reads it. */
+export type ScheduleRow = {
+  id: number
+  companyId: number
+  body: string
+  contactId: number
+  sendAt: number
+  sentAt: number | null
+  status: ScheduleStatus
+  openTicket: 'enabled' | 'disabled'
+  ticketUserId: number | null
+  queueId: number | null
+  statusTicket: 'open' | 'closed'
+  whatsappId: number | null
+  userId: number | null
+  mediaPath: string | null
+  mediaName: string | null
+  mediaMime: string | null
+  error: string | null
+  attempts: number
+  claimedAt: number | null
+  messageId: number | null
+  ticketId: number | null
+  repeat: string | null
+  seriesId: number | null
+  createdAt: number
+  updatedAt: number
+}
+
+export const SCHEDULE_COLUMNS = `s.id, s.company_id AS companyId, s.body, s.contact_id AS contactId, s.send_at AS sendAt,
+  s.sent_at AS sentAt, s.status, s.open_ticket AS openTicket, s.ticket_user_id AS ticketUserId,
+  s.queue_id AS queueId, s.status_ticket AS statusTicket, s.whatsapp_id AS whatsappId, s.user_id AS userId,
+  s.media_path AS mediaPath, s.media_name AS mediaName, s.media_mime AS mediaMime, s.error, s.attempts,
+  s.claimed_at AS claimedAt, s.message_id AS messageId, s.ticket_id AS ticketId, s.repeat,
+  s.series_id AS seriesId, s.created_at AS createdAt, s.updated_at AS updatedAt`
+
+type ListRow = ScheduleRow & { contactName: string | null }
+
+export function parseRepeat(text: string | null): RepeatRule | null {
+  if (!text) return null
+  try {
+    const rule = JSON.parse(text) as RepeatRule
+    return rule && typeof rule === 'object' && typeof rule.freq === 'string' ? rule : null
+  } catch {
+    return null
+  }
+}
+
+export function toScheduleDto(deps: Pick<Deps, 'secrets' | 'clock'>, row: ListRow): ScheduleDto {
+  return {
+    id: row.id,
+    companyId: row.companyId,
+    body: row.body,
+    contactId: row.contactId,
+    contact: { id: row.contactId, name: row.contactName ?? '' },
+    sendAt: isoString(row.sendAt),
+    sentAt: row.sentAt == null ? null : isoString(row.sentAt),
+    status: row.status,
+    openTicket: row.openTicket,
+    ticketUserId: row.ticketUserId,
+    queueId: row.queueId,
+    statusTicket: row.statusTicket,
+    whatsappId: row.whatsappId,
+    userId: row.userId,
+    mediaPath: row.mediaPath,
+    mediaName: row.mediaName,
+    mediaUrl: row.mediaPath ? signedMediaUrl(deps, row.companyId, row.mediaPath) : null,
+    error: row.error,
+    attempts: row.attempts,
+    ticketId: row.ticketId,
+    repeat: parseRepeat(row.repeat),
+    seriesId: row.seriesId,
+    createdAt: isoString(row.createdAt),
+    updatedAt: isoString(row.updatedAt),
+  }
+}
+
+const ONE_SQL = `SELECT ${SCHEDULE_COLUMNS}, c.name AS contactName FROM schedules s
+  LEFT JOIN contacts c ON c.id = s.contact_id WHERE s.id = ? AND s.company_id = ?`
+
+/** The one way to load a schedule: another company's id is simply not found. */
+export function scheduleInCompany(sqlite: Database, companyId: number, id: number): ListRow {
+  const row = stmt<ListRow, [number, number]>(sqlite, ONE_SQL).get(id, companyId)
+  if (!row) throw new AppError('ERR_NO_SCHEDULE_FOUND', 'Schedule not found')
+  return row
+}
+
+/** Publishes a schedule's current state to the company (inside the caller's transaction). */
+export function publishSchedule(
+  deps: Deps,
+  events: EventBuffer,
+  companyId: number,
+  id: number,
+  action: 'create' | 'update',
+) {
+  const row = stmt<ListRow, [number, number]>(deps.sqlite, ONE_SQL).get(id, companyId)
+  if (!row) return
+  events.publish(rooms.company(companyId), channel(companyId, 'schedule'), {
+    action,
+    schedule: toScheduleDto(deps, row),
+  })
+}
+
+type ListParams = { companyId: number; term: string | null; contactId: number | null }
+
+const LIST_WHERE = `s.company_id = $companyId AND ($contactId IS NULL OR s.contact_id = $contactId)
+  AND ($term IS NULL OR instr(lower(s.body), lower($term)) > 0 OR instr(lower(c.name), lower($term)) > 0)`
+
+/** `GET /schedules/`: 20 a page, the next to go first (by send time), searched by body or contact name. */
+export function listSchedules(ctx: Ctx, query: ListSchedulesQuery): SchedulesPage {
+  const at = pageWindow(query.pageNumber, SCHEDULES_PAGE_SIZE)
+  const params: ListParams = {
+    companyId: ctx.actor.companyId,
+    term: query.searchParam?.trim() || null,
+    contactId: query.contactId ?? null,
+  }
+  const rows = stmt<ListRow, [ListParams & { limit: number; offset: number }]>(
+    ctx.sqlite,
+    `SELECT ${SCHEDULE_COLUMNS}, c.name AS contactName FROM schedules s LEFT JOIN contacts c ON c.id = s.contact_id
+      WHERE ${LIST_WHERE} ORDER BY s.send_at DESC, s.id DESC LIMIT $limit OFFSET $offset`,
+  ).all({ ...params, limit: at.limit, offset: at.offset })
+  const page = pageOf(rows, at)
+  return {
+    schedules: page.rows.map((r) => toScheduleDto(ctx, r)),
+    count: pageCount(
+      page,
+      () =>
+        stmt<{ n: number }, [ListParams]>(
+          ctx.sqlite,
+          `SELECT count(*) AS n FROM schedules s LEFT JOIN contacts c ON c.id = s.contact_id WHERE ${LIST_WHERE}`,
+        ).get(params)?.n ?? 0,
+    ),
+    hasMore: page.hasMore,
+  }
+}
+
+export function getSchedule(ctx: Ctx, id: number): ScheduleDto {
+  return toScheduleDto(ctx, scheduleInCompany(ctx.sqlite, ctx.actor.companyId, id))
+}
+
+const OFFSET_OR_Z = /(?:Z|[+-]\d{2}:?\d{2})$/i
+
+/** `sendAt` as an instant: an ISO instant, or a wall-clock time read in the company's zone. */
+export function sendAtOf(value: string, timeZone: string): number {
+  const text = value.trim()
+  if (OFFSET_OR_Z.test(text) && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text)) {
+    const ms = Date.parse(text)
+    if (Number.isFinite(ms) && ms > 0 && ms < 253_402_300_800_000) return ms
+  } else {
+    const wall = parseWallTime(text)
+    if (wall) return instantOf(wall, timeZone)
+  }
+  throw fieldError('sendAt', 'must be a date and time such as 2026-11-21T15:00:00Z or 2026-11-21 12:00:00')
+}
+
+type Resolved = {
+  body: string
+  contactId: number
+  sendAt: number
+  openTicket: 'enabled' | 'disabled'
+  ticketUserId: number | null
+  queueId: number | null
+  statusTicket: 'open' | 'closed'
+  whatsappId: number | null
+  repeat: string | null
+}
+
+function assertIn(sqlite: Database, table: 'users' | 'queues' | 'whatsapps', id: number, companyId: number) {
+  return !!stmt<{ id: number }, [number, number]>(
+    sqlite,
+    `SELECT id FROM ${table} WHERE id = ? AND company_id = ?`,
+  ).get(id, companyId)
+}
+
+/** Checks the input against the company's records; the contact of another company is not found (404). */
+function resolveInput(ctx: Ctx, input: ScheduleInput): Resolved {
+  const companyId = ctx.actor.companyId
+  const body = input.body.trim()
+  if ([...body].length < SCHEDULE_BODY_MIN) throw fieldError('body', 'Mensagem muito curta')
+  const contact = stmt<{ id: number }, [number, number]>(
+    ctx.sqlite,
+    'SELECT id FROM contacts WHERE id = ? AND company_id = ?',
+  ).get(input.contactId, companyId)
+  if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found')
+  const tz = companyTimeZone(ctx.sqlite, companyId)
+  const sendAt = sendAtOf(input.sendAt, tz)
+  const openTicket = input.openTicket ?? 'enabled'
+  const whatsappId = input.whatsappId ?? input.whatsappIds?.[0] ?? null
+  const ticketUserId = openTicket === 'enabled' ? (input.ticketUserId ?? null) : null
+  const queueId = openTicket === 'enabled' ? (input.queueId ?? null) : null
+  if (ticketUserId != null && !assertIn(ctx.sqlite, 'users', ticketUserId, companyId))
+    throw fieldError('ticketUserId', 'must be a user of the company')
+  if (queueId != null && !assertIn(ctx.sqlite, 'queues', queueId, companyId))
+    throw fieldError('queueId', 'must be a queue of the company')
+  if (whatsappId != null && !assertIn(ctx.sqlite, 'whatsapps', whatsappId, companyId))
+    throw fieldError('whatsappId', 'must be a connection of the company')
+  let repeat: string | null = null
+  if (input.repeat) {
+    const r = input.repeat
+    if (r.freq === 'weekly' && !r.weekdays?.length)
+      throw fieldError('repeat.weekdays', 'choose at least one day')
+    const until = parseWallTime(`${r.until}T23:59:59`)
+    if (!until) throw fieldError('repeat.until', 'must be a real date')
+    const untilAt = instantOf(until, tz)
+    if (untilAt < sendAt) throw fieldError('repeat.until', 'must not be before the first send date')
+    if (untilAt - sendAt > 5 * 366 * 86_400_000)
+      throw fieldError('repeat.until', 'must be at most 5 years after the first send date')
+    repeat = JSON.stringify(repeatRuleOf(r, sendAt, tz))
+  }
+  return {
+    body,
+    contactId: contact.id,
+    sendAt,
+    openTicket,
+    ticketUserId,
+    queueId,
+    statusTicket: openTicket === 'enabled' ? (input.statusTicket ?? 'closed') : 'closed',
+    whatsappId,
+    repeat,
+  }
+}
+
+export function createSchedule(ctx: Ctx, input: ScheduleInput): ScheduleDto {
+  const actor = userActor(ctx)
+  const r = resolveInput(ctx, input)
+  const id = transact(ctx, (_tx, events) => {
+    const now = ctx.clock.now()
+    const { id } = stmt<{ id: number }, (string | number | null)[]>(
+      ctx.sqlite,
+      `INSERT INTO schedules (company_id, body, contact_id, send_at, status, open_ticket, ticket_user_id, queue_id,
+                              status_ticket, whatsapp_id, user_id, repeat, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'PENDENTE', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ).get(
+      actor.companyId,
+      r.body,
+      r.contactId,
+      r.sendAt,
+      r.openTicket,
+      r.ticketUserId,
+      r.queueId,
+      r.statusTicket,
+      r.whatsappId,
+      actor.userId,
+      r.repeat,
+      now,
+      now,
+    )!
+    if (r.repeat) ctx.sqlite.query('UPDATE schedules SET series_id = id WHERE id = ?').run(id)
+    publishSchedule(ctx, events, actor.companyId, id, 'create')
+    return id
+  })
+  scheduleRunner(ctx).wake()
+  return getSchedule(ctx, id)
+}
+
+function assertEditable(row: ScheduleRow) {
+  if (row.sentAt != null || row.status === 'ENVIADA')
+    throw fieldError('sentAt', 'This message was already sent and can no longer be changed')
+  if (row.status === 'ENVIANDO')
+    throw fieldError('status', 'This message is being sent right now; try again in a moment')
+}
+
+/**
+ * `PUT /schedules/{id}`: refused once sent (sentAt) or while being sent. A failed one edited goes back to
+ * PENDENTE (a fresh attempt at its new time). Editing an occurrence of a series edits it and the ones after it
+ * (the next is written from it); taking the repetition away ends the series there.
+ */
+export function updateSchedule(ctx: Ctx, id: number, input: ScheduleInput): ScheduleDto {
+  const companyId = ctx.actor.companyId
+  userActor(ctx)
+  assertEditable(scheduleInCompany(ctx.sqlite, companyId, id))
+  const r = resolveInput(ctx, input)
+  transact(ctx, (_tx, events) => {
+    const current = scheduleInCompany(ctx.sqlite, companyId, id)
+    assertEditable(current)
+    ctx.sqlite
+      .query(
+        `UPDATE schedules SET body = ?, contact_id = ?, send_at = ?, open_ticket = ?, ticket_user_id = ?, queue_id = ?,
+                status_ticket = ?, whatsapp_id = ?, repeat = ?, series_id = CASE WHEN ? IS NULL THEN NULL ELSE COALESCE(series_id, id) END,
+                status = 'PENDENTE', error = NULL, message_id = NULL, ticket_id = NULL, claimed_at = NULL,
+                updated_at = ?
+          WHERE id = ?`,
+      )
+      .run(
+        r.body,
+        r.contactId,
+        r.sendAt,
+        r.openTicket,
+        r.ticketUserId,
+        r.queueId,
+        r.statusTicket,
+        r.whatsappId,
+        r.repeat,
+        r.repeat,
+        ctx.clock.now(),
+        id,
+      )
+    publishSchedule(ctx, events, companyId, id, 'update')
+  })
+  scheduleRunner(ctx).wake()
+  return getSchedule(ctx, id)
+}
+
+/** Deletes a stored attachment unless another schedule (an occurrence of the same series) still uses it. */
+function dropMediaFile(ctx: Ctx, companyId: number, path: string | null) {
+  if (!path) return
+  const used = stmt<{ id: number }, [number, string]>(
+    ctx.sqlite,
+    'SELECT id FROM schedules WHERE company_id = ? AND media_path = ? LIMIT 1',
+  ).get(companyId, path)
+  if (used) return
+  const file = mediaFilePath(ctx, companyId, path)
+  try {
+    if (file) unlinkSync(file)
+  } catch {}
+}
+
+/**
+ * `DELETE /schedules/{id}`: any record but one being sent right now. Deleting the waiting occurrence of a
+ * series ends the series (the next one is only ever written from it).
+ */
+export function deleteSchedule(ctx: Ctx, id: number) {
+  const companyId = ctx.actor.companyId
+  const row = transact(ctx, (_tx, events) => {
+    const row = scheduleInCompany(ctx.sqlite, companyId, id)
+    if (row.status === 'ENVIANDO')
+      throw fieldError('status', 'This message is being sent right now; try again in a moment')
+    ctx.sqlite.query('DELETE FROM schedules WHERE id = ?').run(id)
+    events.publish(rooms.company(companyId), channel(companyId, 'schedule'), {
+      action: 'delete',
+      scheduleId: id,
+    })
+    return row
+  })
+  dropMediaFile(ctx, companyId, row.mediaPath)
+}
+
+/** png, jpg and jpeg only (the spec), recognised by their bytes. */
+export function assertScheduleImage(upload: UploadedMedia) {
+  if (upload.format.ext !== 'png' && upload.format.ext !== 'jpg')
+    throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Only png, jpg and jpeg images can be attached', {
+      name: upload.name,
+    })
+}
+
+/** `POST /schedules/{id}/media-upload`: one image, replacing any earlier one. */
+export function uploadScheduleMedia(ctx: Ctx, id: number, uploads: UploadedMedia[]): ScheduleDto {
+  const companyId = ctx.actor.companyId
+  if (uploads.length !== 1) throw fieldError('file', 'send exactly one image (png, jpg or jpeg)')
+  const upload = uploads[0]!
+  assertScheduleImage(upload)
+  assertEditable(scheduleInCompany(ctx.sqlite, companyId, id))
+  const stored = storeMedia(ctx, companyId, upload.bytes, {
+    mime: upload.format.mime,
+    ext: upload.format.ext,
+  })
+  let previous: string | null = null
+  try {
+    transact(ctx, (_tx, events) => {
+      const row = scheduleInCompany(ctx.sqlite, companyId, id)
+      assertEditable(row)
+      previous = row.mediaPath
+      ctx.sqlite
+        .query(
+          'UPDATE schedules SET media_path = ?, media_name = ?, media_mime = ?, updated_at = ? WHERE id = ?',
+        )
+        .run(stored.path, upload.name, upload.format.mime, ctx.clock.now(), id)
+      publishSchedule(ctx, events, companyId, id, 'update')
+    })
+  } catch (err) {
+    dropMediaFile(ctx, companyId, stored.path)
+    throw err
+  }
+  dropMediaFile(ctx, companyId, previous)
+  return getSchedule(ctx, id)
+}
+
+/** `DELETE /schedules/{id}/media-upload`: takes the attachment away. */
+export function deleteScheduleMedia(ctx: Ctx, id: number): ScheduleDto {
+  const companyId = ctx.actor.companyId
+  const previous = transact(ctx, (_tx, events) => {
+    const row = scheduleInCompany(ctx.sqlite, companyId, id)
+    assertEditable(row)
+    ctx.sqlite
+      .query(
+        'UPDATE schedules SET media_path = NULL, media_name = NULL, media_mime = NULL, updated_at = ? WHERE id = ?',
+      )
+      .run(ctx.clock.now(), id)
+    publishSchedule(ctx, events, companyId, id, 'update')
+    return row.mediaPath
+  })
+  dropMediaFile(ctx, companyId, previous)
+  return getSchedule(ctx, id)
+}
+
+/**
+ * `POST /schedules/{id}/retry` (our addition): a failed schedule goes again. When its message was written and
+ * failed to send, that message goes back in line (the conversation keeps one message); otherwise the schedule
+ * is claimed afresh now.
+ */
+export function retrySchedule(ctx: Ctx, id: number): ScheduleDto {
+  const companyId = ctx.actor.companyId
+  const requeued = transact(ctx, (_tx, events) => {
+    const row = scheduleInCompany(ctx.sqlite, companyId, id)
+    if (row.status !== 'ERRO') throw fieldError('status', 'Only a schedule that failed can be sent again')
+    const now = ctx.clock.now()
+    let messageId: number | null = null
+    if (row.messageId != null) {
+      const moved = ctx.sqlite
+        .query(
+          `UPDATE messages SET send_state = 'queued', send_error = NULL, updated_at = ?
+            WHERE id = ? AND company_id = ? AND send_state = 'failed' AND is_deleted = 0`,
+        )
+        .run(now, row.messageId, companyId)
+      if (moved.changes === 1) messageId = row.messageId
+    }
+    if (messageId != null)
+      ctx.sqlite
+        .query(
+          `UPDATE schedules SET status = 'ENVIANDO', error = NULL, claimed_at = ?, attempts = attempts + 1,
+                  updated_at = ? WHERE id = ?`,
+        )
+        .run(now, now, id)
+    else
+      ctx.sqlite
+        .query(
+          `UPDATE schedules SET status = 'PENDENTE', error = NULL, message_id = NULL, ticket_id = NULL,
+                  claimed_at = NULL, send_at = MIN(send_at, ?), updated_at = ? WHERE id = ?`,
+        )
+        .run(now, now, id)
+    publishSchedule(ctx, events, companyId, id, 'update')
+    return messageId
+  })
+  const runner = scheduleRunner(ctx)
+  if (requeued != null) runner.follow(id, requeued)
+  else runner.wake()
+  return getSchedule(ctx, id)
+}
+
+/** The next occurrence of a series after `row` (written when `row` is claimed), or null. */
+export function nextOccurrenceOf(deps: Deps, row: ScheduleRow, now: number): number | null {
+  const rule = parseRepeat(row.repeat)
+  if (!rule) return null
+  return nextOccurrence(rule, Math.max(row.sendAt, now), companyTimeZone(deps.sqlite, row.companyId))
+}

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import type { TagDto } from '../../../shared/api'
+import { dispatch, stopLive } from '../../api/live'
+import { resetLiveLists } from '../../state/liveList'
+import { type Call, makeUser, mockFetch, renderAt, resetState, signIn, sockets } from '../../test/utils'
+
+const tag = (id: number, name: string, extra: Partial<TagDto> = {}): TagDto => ({
+  id,
+  name,
+  color: '#3284FE',
+  kanban: 1,
+  companyId: 7,
+  createdAt: '',
+  updatedAt: '',
+  ticketsCount: 0,
+  ...extra,
+})
+
+const LANES = [tag(1, 'Negociação', { color: '#EF4444', ticketsCount: 3 }), tag(2, 'Fechado')]
+
+function serve(rows: () => TagDto[] = () => LANES, extra: Record<string, (c: Call) => unknown> = {}) {
+  return mockFetch({
+    'GET /api/tags/': (c) => {
+      const term = (c.query.get('searchParam') ?? '').toLowerCase()
+      const list = rows().filter((t) => t.name.toLowerCase().includes(term))
+      return { body: { tags: list, count: list.length, hasMore: false } }
+    },
+    ...(extra as Record<string, (c: Call) => { status?: number; body?: unknown }>),
+  })
+}
+
+describe('LanesPage', () => {
+  beforeEach(() => {
+    resetState()
+    resetLiveLists()
+    sockets().length = 0
+    signIn(makeUser({ id: 3, companyId: 7, profile: 'user' }))
+  })
+  afterEach(() => {
+    stopLive()
+    resetLiveLists()
+    resetState()
+  })
+
+  test('/TagsKanban and /tagsKanban list the lanes (GET /tags/?kanban=1) as cards with the count', async () => {
+    const calls = serve()
+    renderAt('/TagsKanban')
+    const list = await screen.findByRole('list', { name: 'Raias do Kanban' })
+    const card = (await within(list).findByText('Negociação')).closest('li')!
+    expect(within(card).getByText('3 tickets')).toBeInTheDocument()
+    expect(screen.getByText('2 raias')).toBeInTheDocument()
+    expect(calls.find((c) => c.path === '/api/tags/')?.query.get('kanban')).toBe('1')
+  })
+
+  test('add: the tags dialog, starting as a lane; saved with kanban 1 and the spec toast', async () => {
+    const calls = serve(undefined, {
+      'POST /api/tags': (c) => ({ status: 201, body: tag(9, 'Pós-venda', c.body as Partial<TagDto>) }),
+    })
+    renderAt('/tagsKanban')
+    await screen.findByText('Negociação')
+    await userEvent.click(screen.getByRole('button', { name: 'Adicionar raia' }))
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByRole('switch', { name: /Raia do Kanban/ })).toBeChecked()
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Nome/ }), 'Pós-venda')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }))
+    expect(await screen.findByText('Operação realizada com sucesso!')).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ name: 'Pós-venda', kanban: 1 })
+    expect(await screen.findByText('Pós-venda')).toBeInTheDocument()
+  })
+
+  test('delete asks first; live: a lane turned into an ordinary tag leaves, a new lane arrives', async () => {
+    let rows = LANES
+    serve(() => rows, {
+      'DELETE /api/tags/:id': () => {
+        rows = rows.filter((t) => t.id !== 2)
+        return { body: { message: 'Tag deleted' } }
+      },
+    })
+    renderAt('/tagsKanban')
+    await userEvent.click(await screen.findByRole('button', { name: 'Excluir: Fechado' }))
+    expect(await screen.findByText('Exclusão de Registro')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Excluir' }))
+    await waitFor(() => expect(screen.queryByText('Fechado')).toBeNull())
+    const frame = (data: unknown) => act(() => dispatch(JSON.stringify({ event: 'company-7-tag', data })))
+    frame({ action: 'update', tag: tag(1, 'Negociação', { kanban: 0 }) })
+    expect(screen.queryByText('Negociação')).toBeNull()
+    frame({ action: 'create', tag: tag(4, 'Entregue') })
+    frame({ action: 'create', tag: tag(5, 'Só uma tag', { kanban: 0 }) })
+    expect(screen.getByText('Entregue')).toBeInTheDocument()
+    expect(screen.queryByText('Só uma tag')).toBeNull()
+  })
+
+  test('empty: says what lanes are for and offers to add one', async () => {
+    serve(() => [])
+    renderAt('/tagsKanban')
+    expect(await screen.findByText('Nenhuma raia ainda')).toBeInTheDocument()
+    expect(screen.getAllByRole('button', { name: 'Adicionar raia' })).toHaveLength(2)
+  })
+})

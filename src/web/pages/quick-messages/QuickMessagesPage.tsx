@@ -1,0 +1,188 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { MessageSquarePlus, MessageSquareText, Paperclip, Pencil, Plus, Trash2 } from 'lucide-react'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { QuickMessageDto } from '../../../shared/api'
+import { api } from '../../api/client'
+import { errorMessage } from '../../api/errors'
+import { LiveTableCard } from '../../components/LiveTableCard'
+import { Page } from '../../components/layout/Page'
+import { Badge } from '../../components/ui/Badge'
+import { Button, IconButton } from '../../components/ui/Button'
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { EmptyState } from '../../components/ui/EmptyState'
+import type { Column } from '../../components/ui/Table'
+import { useDebounced } from '../../lib/useDebounced'
+import { useLiveList } from '../../state/liveList'
+import { currentUser } from '../../state/session'
+import { toast } from '../../state/toast'
+import { QuickMessageDialog } from './QuickMessageDialog'
+import { quickMessagesList } from './quickMessagesList'
+
+/** Spec: search debounce 500 ms. */
+export const SEARCH_DEBOUNCE = 500
+
+function Shortcode({ record }: { record: QuickMessageDto }) {
+  const { t } = useTranslation()
+  return (
+    <div className="min-w-0">
+      <div className="flex min-w-0 items-center gap-2">
+        <span className="truncate font-medium font-mono text-fg text-sm">/{record.shortcode}</span>
+        {record.geral ? (
+          <Badge tone="brand">{t('quickMessages.company')}</Badge>
+        ) : (
+          <Badge>{t('quickMessages.personal')}</Badge>
+        )}
+        {!record.status && <Badge tone="warning">{t('quickMessages.inactive')}</Badge>}
+      </div>
+      {record.message && (
+        <div className="truncate text-muted text-xs" title={record.message}>
+          {record.message}
+        </div>
+      )}
+    </div>
+  )
+}
+
+function Attachment({ record }: { record: QuickMessageDto }) {
+  if (!record.mediaName) return <span className="text-subtle">—</span>
+  return (
+    <span className="inline-flex min-w-0 max-w-full items-center gap-1.5 text-sm">
+      <Paperclip className="size-3.5 shrink-0 text-muted" aria-hidden />
+      <span className="truncate" title={record.mediaName}>
+        {record.mediaName}
+      </span>
+    </span>
+  )
+}
+
+/**
+ * The quick messages screen (spec 2): search, add, an infinite-scroll table of shortcode, attachment name and
+ * actions; live by `company-{id}-quickmessage`. Only the owner or an admin may edit or delete one.
+ */
+export function QuickMessagesPage() {
+  useSignals()
+  const { t } = useTranslation()
+  const me = currentUser.value
+  const isAdmin = me?.profile === 'admin' || !!me?.super
+  const [search, setSearch] = useState('')
+  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
+  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
+  const [deleting, setDeleting] = useState<QuickMessageDto | null>(null)
+  const list = useLiveList(quickMessagesList, { search: term })
+  const { upsert, remove } = list
+
+  const confirmDelete = async () => {
+    if (!deleting) return
+    try {
+      await api.delete(`/quick-messages/${deleting.id}`)
+      remove(deleting.id)
+      toast.success(t('quickMessages.deleted'))
+    } catch (err) {
+      toast.error(`${t('quickMessages.deleteFailed')}: ${errorMessage(err)}`)
+      throw err
+    }
+  }
+
+  const mayChange = (record: QuickMessageDto) => isAdmin || record.userId === me?.id
+
+  const actions = (record: QuickMessageDto) =>
+    mayChange(record) ? (
+      <div className="flex justify-end gap-0.5">
+        <IconButton
+          size="sm"
+          label={`${t('common.edit')}: /${record.shortcode}`}
+          icon={<Pencil className="size-4" />}
+          onClick={() => setDialog({ id: record.id })}
+        />
+        <IconButton
+          size="sm"
+          variant="danger-ghost"
+          label={`${t('common.delete')}: /${record.shortcode}`}
+          icon={<Trash2 className="size-4" />}
+          onClick={() => setDeleting(record)}
+        />
+      </div>
+    ) : null
+
+  const columns: Column<QuickMessageDto>[] = [
+    {
+      key: 'shortcode',
+      header: t('quickMessages.shortcode'),
+      cell: (record) => <Shortcode record={record} />,
+    },
+    {
+      key: 'attachment',
+      header: t('quickMessages.attachment'),
+      cell: (record) => <Attachment record={record} />,
+      width: '30%',
+    },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('common.actions')}</span>,
+      cell: actions,
+      align: 'right',
+      width: '96px',
+    },
+  ]
+
+  const mobileCard = (record: QuickMessageDto) => (
+    <div className="flex items-center gap-3">
+      <div className="min-w-0 flex-1 space-y-1">
+        <Shortcode record={record} />
+        {record.mediaName && <Attachment record={record} />}
+      </div>
+      {actions(record)}
+    </div>
+  )
+
+  return (
+    <Page
+      title={t('quickMessages.title')}
+      subtitle={list.count != null ? t('quickMessages.count', { count: list.count }) : undefined}
+      actions={
+        <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+          {t('quickMessages.add')}
+        </Button>
+      }
+    >
+      <LiveTableCard
+        list={list}
+        search={search}
+        onSearch={setSearch}
+        searchLabel={t('quickMessages.search')}
+        term={term}
+        noMatches={{
+          title: t('quickMessages.emptySearchTitle'),
+          text: t('quickMessages.emptySearch', { term }),
+        }}
+        label={t('quickMessages.title')}
+        rowKey={(record) => record.id}
+        columns={columns}
+        mobileCard={mobileCard}
+        empty={
+          <EmptyState
+            icon={<MessageSquareText />}
+            title={t('quickMessages.emptyTitle')}
+            action={
+              <Button icon={<MessageSquarePlus className="size-4" />} onClick={() => setDialog({})}>
+                {t('quickMessages.add')}
+              </Button>
+            }
+          >
+            {t('quickMessages.emptyText')}
+          </EmptyState>
+        }
+      />
+      {dialog && (
+        <QuickMessageDialog
+          open
+          recordId={dialog.id}
+          onClose={() => setDialog(null)}
+          onSaved={(record) => upsert(record)}
+        />
+      )}
+      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+    </Page>
+  )
+}

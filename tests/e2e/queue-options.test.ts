@@ -1,0 +1,121 @@
+/**
+ * Browser test of the queue dialog's chatbot menu against the BUILT executable (`npm run build`, then
+ * `cd tests/e2e && bun test queue-options.test.ts`): an admin opens a queue, builds a two-level menu (option 1
+ * 'Vendas' with child 1 'Novos pedidos') with the keyboard and the mouse, and the options are stored (checked
+ * through the API). Screenshots at 1280 px and 375 px land in tests/e2e/artifacts/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import {
+  ADMIN,
+  ARTIFACTS,
+  artifactsDir,
+  type Balcao,
+  type Browser,
+  launchBrowser,
+  startBalcao,
+} from './support'
+
+const PASSWORD = 'Menu-12345'
+/** Signing in ends the user's other sessions: the API uses the seeded admin, the browser its own admin. */
+const DESK = { email: 'menu@balcao.local', name: 'Marta Menu' }
+
+let server: Balcao
+let browser: Browser | null = null
+let page: Page
+let adminToken = ''
+let queueId = 0
+
+async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const res = await fetch(`${server.url}/api${path}`, {
+    method: init.method ?? (init.body ? 'POST' : 'GET'),
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  })
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`)
+  return (await res.json()) as T
+}
+
+type Option = { id: number; title: string; option: string; parentId: number; children: Option[] }
+
+const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `queue-options-${name}.png`) })
+
+beforeAll(async () => {
+  artifactsDir()
+  server = await startBalcao({ prefix: 'balcao-e2e-queue-options-data-' })
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  })
+  adminToken = ((await login.json()) as { token: string }).token
+  await api('/users', { body: { ...DESK, password: PASSWORD, profile: 'admin' } })
+  queueId = (await api<{ id: number }>('/queue', { body: { name: 'Atendimento', color: '#3284FE' } })).id
+
+  browser = await launchBrowser({
+    colorScheme: 'light',
+    locale: 'pt-BR',
+    prefix: 'balcao-e2e-queue-options-',
+  })
+  page = browser.context.pages()[0] ?? (await browser.context.newPage())
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.goto(`${server.url}/login`)
+  await page.getByLabel('E-mail').fill(DESK.email)
+  await page.getByLabel('Senha', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Entrar' }).click()
+  await page.waitForURL('**/tickets')
+}, 90_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+describe('the chatbot menu in the queue dialog', () => {
+  test("an admin builds a two-level menu: 1 'Vendas' with 1 'Novos pedidos'; the options are stored", async () => {
+    await page.goto(`${server.url}/queues`)
+    await page.getByRole('button', { name: 'Editar: Atendimento' }).first().click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('tab', { name: 'Menu do chatbot' }).click()
+    await dialog.getByText('Nenhuma opção ainda').waitFor()
+    await shot(page, 'empty')
+
+    await dialog.getByRole('button', { name: 'Adicionar opção' }).click()
+    await dialog.getByLabel('Título').fill('Vendas')
+    await dialog.getByLabel('Mensagem', { exact: false }).first().fill('Escolha o assunto:')
+    await page.keyboard.press('Tab')
+    await dialog.getByRole('button', { name: 'Salvar opção' }).click()
+    const vendas = dialog.locator('li[data-option-id]').filter({ hasText: 'Vendas' }).first()
+    await vendas.waitFor()
+
+    await vendas.getByRole('button', { name: 'Adicionar sub-opção' }).first().click()
+    const title = dialog.getByLabel('Título')
+    await title.fill('Novos pedidos')
+    await title.press('Enter') // Enter saves the option, not the queue
+    await dialog.getByText('Novos pedidos').waitFor()
+    await dialog.getByText('1 sub-opção').waitFor()
+    await shot(page, 'two-levels')
+
+    let stored: Option[] = []
+    for (let i = 0; i < 30; i++) {
+      stored = await api<Option[]>(`/queue-options?queueId=${queueId}&parentId=-1`)
+      if (stored[0]?.children.length) break
+      await Bun.sleep(100)
+    }
+    expect(stored).toHaveLength(1)
+    expect(stored[0]).toMatchObject({ title: 'Vendas', option: '1', parentId: -1 })
+    expect(stored[0]!.children).toHaveLength(1)
+    expect(stored[0]!.children[0]).toMatchObject({
+      title: 'Novos pedidos',
+      option: '1',
+      parentId: stored[0]!.id,
+    })
+
+    // The dialog is still open (Enter did not save and close the queue) and works on a phone.
+    await page.setViewportSize({ width: 375, height: 812 })
+    await dialog.getByText('Novos pedidos').waitFor()
+    await shot(page, 'phone')
+    await page.setViewportSize({ width: 1280, height: 800 })
+  }, 40_000)
+})
