@@ -58,6 +58,18 @@ export const chatbotSessions = sqliteTable(
   ],
 )
 
+/**
+ * The bot's watermark (one row, id 1): the newest message id when the bot last started on this database. At boot
+ * the bot answers the customer messages stored after it that it never handled (the server stopped in between,
+ * modules/chatbot/catchup.ts), then moves it to the boot's newest id. Written at the first start of a bot on a
+ * database, so the pending tickets of a database older than the bot are never greeted.
+ */
+export const chatbotCatchUp = sqliteTable('chatbot_catch_up', {
+  id: integer('id').primaryKey(),
+  messageId: integer('message_id').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+})
+
 /** A customer's 0-10 rating of a closed ticket, against the attendant who had it. */
 export const userRatings = sqliteTable(
   'user_ratings',

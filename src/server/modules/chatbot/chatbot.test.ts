@@ -213,6 +213,19 @@ describe('chatbot through the sandbox', () => {
     expect((await received(t)).map((o) => o.body)).toEqual(['Fechados. Boa noite!'])
     expect(ticketOf(t.h)).toMatchObject({ status: 'pending', queueId: null })
   })
+
+  test('hours never set are the defaults the screens show: closed on a Sunday', async () => {
+    const t = await setup({ outOfHoursMessage: 'Voltamos na segunda.' })
+    setting(t.h, 'scheduleType', 'company')
+    expect(
+      t.h.deps.sqlite
+        .query<{ s: string }, [number]>('SELECT schedules AS s FROM companies WHERE id = ?')
+        .get(t.h.a.id)!.s,
+    ).toBe('[]')
+    t.h.clock.set(Date.parse('2026-11-22T15:00:00Z')) // Sunday 12:00 local
+    await write(t, 'oi')
+    expect((await received(t)).map((o) => o.body)).toEqual(['Voltamos na segunda.'])
+  })
 })
 
 describe('NPS', () => {

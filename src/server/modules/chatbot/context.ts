@@ -3,7 +3,7 @@
  * writes the state back. Plain prepared statements; nothing here decides anything.
  */
 import type { Database } from 'bun:sqlite'
-import { parseSchedules } from '../../../shared/schedules'
+import { effectiveSchedules } from '../../../shared/schedules'
 import { SETTINGS } from '../../../shared/settings'
 import { DEFAULT_TIMEZONE, isValidTimeZone } from '../../../shared/timezone'
 import type { ChatbotNode } from '../../db/schema/chatbot'
@@ -163,7 +163,7 @@ export function loadQueues(sqlite: Database, whatsappId: number): BotQueue[] {
     name: q.name,
     greetingMessage: q.greetingMessage,
     outOfHoursMessage: q.outOfHoursMessage,
-    schedules: parseSchedules(q.schedules),
+    schedules: effectiveSchedules(q.schedules),
     options: options.all(q.id).map(
       (o): BotOption => ({
         id: o.id,
@@ -209,7 +209,7 @@ export function loadBotContext(sqlite: Database, ticket: BotTicket, now: number)
     scheduleType: settings.scheduleType,
     chatBotType: settings.chatBotType,
     connection,
-    companySchedules: parseSchedules(company?.schedules ?? '[]'),
+    companySchedules: effectiveSchedules(company?.schedules ?? '[]'),
     queues: loadQueues(sqlite, ticket.whatsappId),
     ticket: { queueId: ticket.queueId, isGroup: !!ticket.isGroup },
     contact: { disableBot: !!contact.disableBot },

@@ -1,15 +1,23 @@
 /**
  * The inbound chatbot, the connections' timers and the `call` setting (calls.ts) (see machine.ts for the states and transitions, runner.ts for
- * when it runs, timers.ts for the sweeps, ratings.ts for NPS). `startChatbot` wires both: serve.ts at boot, after
- * the inbound pipeline and before the sessions start; tests call it on the harness's deps.
+ * when it runs, catchup.ts for what a stopped server left unanswered, timers.ts for the sweeps, ratings.ts for NPS).
+ * `startChatbot` wires them: serve.ts at boot, after the inbound pipeline and before the sessions start (the
+ * catch-up runs first, synchronously, so it never races a live message at boot); tests call it on the harness's deps.
  */
 import type { Deps } from '../../context'
 import { type Inbound, inboundOf } from '../inbound'
 import { listenToCalls } from './calls'
+import { type CatchUpResult, catchUp } from './catchup'
 import { ChatbotRunner } from './runner'
 import { ChatbotTimers } from './timers'
 
-export type Chatbot = { runner: ChatbotRunner; timers: ChatbotTimers; stop: () => void }
+export type Chatbot = {
+  runner: ChatbotRunner
+  timers: ChatbotTimers
+  /** What the boot catch-up answered (catchup.ts). */
+  caughtUp: CatchUpResult
+  stop: () => void
+}
 
 const running = new WeakMap<object, Chatbot>()
 
@@ -21,6 +29,7 @@ export function startChatbot(
   const existing = running.get(deps.sqlite)
   if (existing) return existing
   const runner = new ChatbotRunner(deps)
+  const caughtUp = catchUp(deps, runner)
   const timers = new ChatbotTimers(deps, options.sweepIntervalMs).start()
   const inbound = options.inbound ?? inboundOf(deps)
   const unsubscribe = inbound?.onStored((_conn, event, stored) => {
@@ -36,6 +45,7 @@ export function startChatbot(
   const chatbot: Chatbot = {
     runner,
     timers,
+    caughtUp,
     stop: () => {
       unsubscribe?.()
       stopCalls()

@@ -51,10 +51,10 @@ export function startRating(
   plan: RatingPlan,
   now: number,
 ) {
-  const previous = stmt<{ lastMessageId: number }, [number]>(
-    deps.sqlite,
-    'SELECT last_message_id AS lastMessageId FROM chatbot_sessions WHERE ticket_id = ?',
-  ).get(ticket.id)
+  // the answer is a message stored after this question: nothing stored before (what the customer wrote while the
+  // ticket was open, or a message still queued for the bot) is taken for it, live or by the boot catch-up
+  const newest =
+    stmt<{ id: number }, []>(deps.sqlite, 'SELECT coalesce(max(id), 0) AS id FROM messages').get()?.id ?? 0
   saveSession(
     deps.sqlite,
     ticket,
@@ -64,7 +64,7 @@ export function startRating(
       attempts: 1,
       windowStart: now,
       lastPromptAt: now,
-      lastMessageId: previous?.lastMessageId ?? 0,
+      lastMessageId: newest,
       userId,
       expiresAt: now + plan.minutes * 60_000,
     },

@@ -10,6 +10,7 @@
  * each in its own transaction that writes the new state, the ticket's changes and the outgoing messages
  * together; the sender gets them after commit. A message is handled once: the session keeps the newest message
  * id it handled (checked again inside the transaction), so a message delivered or queued twice answers once.
+ * The queue is memory: what a stopped process had not handled yet, the next boot does (catchup.ts).
  */
 import type { Deps } from '../../context'
 import { transact } from '../../context'
@@ -32,7 +33,15 @@ function silentConnection(sqlite: Deps['sqlite'], whatsappId: number): boolean {
   ).get(whatsappId)?.silent
 }
 
-const ACTIVE = new Set(['start', 'vacation', 'outOfHours', 'menu', 'queue', 'option'])
+/** The nodes of a routing conversation still going (the catch-up reads the same list, catchup.ts). */
+export const ACTIVE_NODES: ReadonlySet<string> = new Set([
+  'start',
+  'vacation',
+  'outOfHours',
+  'menu',
+  'queue',
+  'option',
+])
 
 export class ChatbotRunner {
   private readonly queue: BotMessage[] = []
@@ -78,8 +87,11 @@ export class ChatbotRunner {
     }
   }
 
-  /** Handles one message now (synchronously). Returns the ids of the messages written for the customer. */
-  handle(m: BotMessage): number[] {
+  /**
+   * Handles one message now (synchronously). Returns the ids of the messages written for the customer; they are
+   * handed to the sender unless `send` is false (the boot catch-up: the sender's resume sends them).
+   */
+  handle(m: BotMessage, send = true): number[] {
     const { sqlite } = this.deps
     const ticket = loadBotTicket(sqlite, m.ticketId)
     if (!ticket || ticket.whatsappId == null || ticket.isGroup) return []
@@ -113,7 +125,7 @@ export class ChatbotRunner {
         },
         now,
       )
-      const active = ACTIVE.has(decision.state.node) ? 1 : 0
+      const active = ACTIVE_NODES.has(decision.state.node) ? 1 : 0
       stmt(sqlite, 'UPDATE tickets SET chatbot = ? WHERE id = ? AND chatbot != ?').run(
         active,
         ticket.id,
@@ -147,14 +159,14 @@ export class ChatbotRunner {
       }
     })
     if (decision.state.node === 'done') this.done.add(ticket.id)
-    if (ids.length) void afterOutboundCommit(this.deps, ids)
+    if (send && ids.length) void afterOutboundCommit(this.deps, ids)
     return ids
   }
 
   private eligible(ticket: BotTicket, node: string | null, created: boolean): boolean {
     if (node === 'nps') return ticket.status === 'closed'
     if (ticket.status !== 'pending' || ticket.userId != null) return false
-    if (node) return ACTIVE.has(node)
+    if (node) return ACTIVE_NODES.has(node)
     return ticket.queueId == null || created
   }
 }

@@ -16,7 +16,7 @@ import { isAdminActor, transact, userActor } from '../../context'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
-import { mediaFilePath, storeMedia } from '../../media/store'
+import { cleanFileName, mediaFilePath, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
@@ -298,7 +298,13 @@ export function attachQuickMessageMedia(ctx: Ctx, id: number, upload: UploadedMe
       stmt(
         sqlite,
         'UPDATE quick_messages SET media_path = ?, media_name = ?, media_mime = ?, updated_at = ? WHERE id = ?',
-      ).run(stored.path, upload.name, upload.sendMime, ctx.clock.now(), id)
+      ).run(
+        stored.path,
+        cleanFileName(upload.name, `file.${upload.format.ext}`),
+        upload.sendMime,
+        ctx.clock.now(),
+        id,
+      )
       const record = toQuickMessageDto(ctx, getQuickMessageRow(sqlite, actor, id))
       publishChange(events, current, record, 'update')
       return record

@@ -75,6 +75,39 @@ describe('ScheduleRunner', () => {
     runner.stop()
   })
 
+  test('a company that may not send (plan without schedules, inactive) fails its due schedules with why', async () => {
+    const { h, admin, session, contact } = await setup()
+    const runner = new ScheduleRunner(h.deps)
+    await runner.start()
+    const due = async (body: string) =>
+      (
+        await admin.post('/schedules', {
+          body,
+          contactId: contact.id,
+          sendAt: new Date(h.clock.now() + MIN).toISOString(),
+        })
+      ).body.id as number
+    const planId = h.deps.sqlite
+      .query<{ planId: number }, [number]>('SELECT plan_id AS planId FROM companies WHERE id = ?')
+      .get(h.a.id)!.planId
+    const first = await due('Lembrete do plano')
+    h.deps.sqlite.query('UPDATE plans SET use_schedules = 0 WHERE id = ?').run(planId)
+    runner.wake()
+    await h.clock.tick(MIN)
+    h.deps.sqlite.query('UPDATE plans SET use_schedules = 1 WHERE id = ?').run(planId)
+    const second = await due('Lembrete da empresa')
+    h.deps.sqlite.query('UPDATE companies SET status = 0 WHERE id = ?').run(h.a.id)
+    runner.wake()
+    await h.clock.tick(MIN)
+    expect(sends(session)).toEqual([])
+    const byId = new Map(rows(h).map((r) => [r.id, r]))
+    expect(byId.get(first)).toMatchObject({ status: 'ERRO', messageId: null })
+    expect(byId.get(first)!.error).toStartWith('ERR_PLAN_FEATURE_DISABLED')
+    expect(byId.get(second)).toMatchObject({ status: 'ERRO', messageId: null })
+    expect(byId.get(second)!.error).toStartWith('ERR_COMPANY_INACTIVE')
+    runner.stop()
+  })
+
   test('openTicket with statusTicket open opens a ticket for the user and queue; an active ticket is reused', async () => {
     const { h, admin, contact } = await setup()
     const queue = h.makeQueue(h.a.id)

@@ -22,12 +22,15 @@
  */
 import type { Database } from 'bun:sqlite'
 import { copyFileSync, unlinkSync } from 'node:fs'
+import { AppError } from '../../../shared/errors'
+import { planAllows } from '../../../shared/plans'
 import type { TimerHandle } from '../../clock'
 import { type Ctx, type Deps, transact } from '../../context'
 import { stmt } from '../../db/statements'
 import { mediaFilePath, storeMedia } from '../../media/store'
 import { formatOfMime, mediaTypeOf } from '../../media/types'
 import type { EventBuffer } from '../../realtime/hub'
+import { assertCompanyOpen } from '../auth/company-access'
 import { outboundSender, type StoredMedia, writeOutboundMessages } from '../messages/outbound'
 import { recordTicketEvent } from '../tickets/events'
 import { activeTicketRow, insertTicket } from '../tickets/rows'
@@ -213,6 +216,7 @@ export class ScheduleRunner {
     // The message gets its own copy of the attachment (the schedule's file may be deleted with the schedule).
     let media: StoredMedia | null = null
     try {
+      this.assertMaySend(row.companyId)
       media = this.copyMedia(row)
       const file = media
       return transact(this.deps, (tx, events) => {
@@ -243,6 +247,24 @@ export class ScheduleRunner {
       this.failClaim(row, err)
       return null
     }
+  }
+
+  /**
+   * A company that is inactive or past its due date, or whose plan no longer includes schedules, sends nothing:
+   * its due schedules fail with the reason (and can be retried once it may send again), as its users' requests do.
+   */
+  private assertMaySend(companyId: number) {
+    const company = stmt<{ status: number; dueDate: string | null; useSchedules: number | null }, [number]>(
+      this.deps.sqlite,
+      `SELECT c.status, c.due_date AS dueDate, p.use_schedules AS useSchedules
+         FROM companies c LEFT JOIN plans p ON p.id = c.plan_id WHERE c.id = ?`,
+    ).get(companyId)
+    if (!company) throw new AppError('ERR_NO_COMPANY_FOUND', 'The company no longer exists')
+    assertCompanyOpen(this.deps, { id: companyId, status: company.status, dueDate: company.dueDate }, false)
+    if (!planAllows({ useSchedules: company.useSchedules !== 0 }, 'useSchedules'))
+      throw new AppError('ERR_PLAN_FEATURE_DISABLED', "The company's plan does not include useSchedules", {
+        flag: 'useSchedules',
+      })
   }
 
   /** A claim that could not write its message: ERRO with why (and the series goes on). */

@@ -27,7 +27,7 @@ import { transact, userActor } from '../../context'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
-import { mediaFilePath, storeMedia } from '../../media/store'
+import { cleanFileName, mediaFilePath, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
@@ -179,12 +179,15 @@ const OFFSET_OR_Z = /(?:Z|[+-]\d{2}:?\d{2})$/i
 /** `sendAt` as an instant: an ISO instant, or a wall-clock time read in the company's zone. */
 export function sendAtOf(value: string, timeZone: string): number {
   const text = value.trim()
+  // Both forms keep to the same years (1970 to 9999), whatever the zone adds or takes away.
+  const inRange = (ms: number) => Number.isFinite(ms) && ms > 0 && ms < 253_402_300_800_000
   if (OFFSET_OR_Z.test(text) && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text)) {
     const ms = Date.parse(text)
-    if (Number.isFinite(ms) && ms > 0 && ms < 253_402_300_800_000) return ms
+    if (inRange(ms)) return ms
   } else {
     const wall = parseWallTime(text)
-    if (wall) return instantOf(wall, timeZone)
+    const ms = wall ? instantOf(wall, timeZone) : Number.NaN
+    if (inRange(ms)) return ms
   }
   throw fieldError('sendAt', 'must be a date and time such as 2026-11-21T15:00:00Z or 2026-11-21 12:00:00')
 }
@@ -400,7 +403,13 @@ export function uploadScheduleMedia(ctx: Ctx, id: number, uploads: UploadedMedia
         .query(
           'UPDATE schedules SET media_path = ?, media_name = ?, media_mime = ?, updated_at = ? WHERE id = ?',
         )
-        .run(stored.path, upload.name, upload.format.mime, ctx.clock.now(), id)
+        .run(
+          stored.path,
+          cleanFileName(upload.name, `image.${upload.format.ext}`),
+          upload.format.mime,
+          ctx.clock.now(),
+          id,
+        )
       publishSchedule(ctx, events, companyId, id, 'update')
     })
   } catch (err) {
