@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { browserSuite } from './suite'
-import { ADMIN, ARTIFACTS } from './support'
+import { ADMIN, ARTIFACTS, signIn } from './support'
 
 const NAME = 'Loja Sandbox'
 
@@ -21,11 +21,7 @@ const row = () => suite.page.getByRole('row').filter({ hasText: NAME })
 
 describe('Conexões in a browser (sandbox)', () => {
   test('sign in and open Conexões from the side menu', async () => {
-    await suite.page.goto(`${suite.base}/login`)
-    await suite.page.getByLabel('E-mail').fill(ADMIN.email)
-    await suite.page.getByLabel('Senha', { exact: true }).fill(ADMIN.password)
-    await suite.page.getByRole('button', { name: 'Entrar' }).click()
-    await suite.page.waitForURL('**/tickets')
+    await signIn(suite.page, suite.base, ADMIN)
     await suite.page
       .getByRole('navigation', { name: 'Navegação principal' })
       .getByRole('link', { name: /Conexões/ })

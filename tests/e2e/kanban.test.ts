@@ -8,12 +8,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import {
-  ADMIN,
+  type Api,
   ARTIFACTS,
+  adminApi,
   artifactsDir,
   type Balcao,
   type Browser,
-  launchBrowser,
+  launchPage,
+  pairedSandbox,
+  signIn,
   startBalcao,
 } from './support'
 
@@ -26,19 +29,9 @@ const PHONE = { email: 'kanban-phone@balcao.local', name: 'Paulo Kanban' }
 let server: Balcao
 const browsers: Browser[] = []
 let page: Page
-let adminToken = ''
+let api: Api
 let lanes: { negociacao: number; fechado: number }
 let vip = 0
-
-async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method: init.method ?? (init.body ? 'POST' : 'GET'),
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  })
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`)
-  return (await res.json()) as T
-}
 
 type BoardTicket = { id: number; contact: { name: string }; tags: { id: number }[] }
 
@@ -65,12 +58,7 @@ const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `ka
 beforeAll(async () => {
   artifactsDir()
   server = await startBalcao({ sandbox: true, prefix: 'balcao-e2e-kanban-data-' })
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  })
-  adminToken = ((await login.json()) as { token: string }).token
+  api = await adminApi(server.url)
   const negociacao = await api<{ id: number }>('/tags', {
     body: { name: 'Negociação', color: '#F59E0B', kanban: 1 },
   })
@@ -80,9 +68,8 @@ beforeAll(async () => {
   lanes = { negociacao: negociacao.id, fechado: fechado.id }
   for (const who of [DESK, PHONE])
     await api('/users', { body: { ...who, password: PASSWORD, profile: 'admin' } })
-  const connection = await api<{ id: number }>('/whatsapp', { body: { name: 'Loja', provider: 'sandbox' } })
-  await api(`/sandbox/connections/${connection.id}/pair`, { body: {} })
-  await api(`/sandbox/connections/${connection.id}/inbound`, {
+  const connectionId = await pairedSandbox(api)
+  await api(`/sandbox/connections/${connectionId}/inbound`, {
     body: { ...CUSTOMER, body: 'Quero fechar o orçamento' },
   })
   for (let i = 0; i < 100 && !(await customerTicket()); i++) await Bun.sleep(100)
@@ -91,14 +78,10 @@ beforeAll(async () => {
   const ticket = await customerTicket()
   if (ticket) await api(`/ticket-tags/${ticket.id}/${vip}`, { method: 'PUT' })
 
-  const browser = await launchBrowser({ colorScheme: 'light', locale: 'pt-BR', prefix: 'balcao-e2e-kanban-' })
+  const browser = await launchPage({ colorScheme: 'light', locale: 'pt-BR', prefix: 'balcao-e2e-kanban-' })
   browsers.push(browser)
-  page = browser.context.pages()[0] ?? (await browser.context.newPage())
-  await page.goto(`${server.url}/login`)
-  await page.getByLabel('E-mail').fill(DESK.email)
-  await page.getByLabel('Senha', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Entrar' }).click()
-  await page.waitForURL('**/tickets')
+  page = browser.page
+  await signIn(page, server.url, { email: DESK.email, password: PASSWORD })
 }, 90_000)
 
 afterAll(async () => {
@@ -155,19 +138,15 @@ describe('the Kanban board in a browser (sandbox)', () => {
   }, 20_000)
 
   test('the board and the lanes screen on a phone and in the dark theme', async () => {
-    const phone = await launchBrowser({
+    const phone = await launchPage({
       colorScheme: 'dark',
       locale: 'pt-BR',
       viewport: { width: 375, height: 812 },
       prefix: 'balcao-e2e-kanban-phone-',
     })
     browsers.push(phone)
-    const p = phone.context.pages()[0] ?? (await phone.context.newPage())
-    await p.goto(`${server.url}/login`)
-    await p.getByLabel('E-mail').fill(PHONE.email)
-    await p.getByLabel('Senha', { exact: true }).fill(PASSWORD)
-    await p.getByRole('button', { name: 'Entrar' }).click()
-    await p.waitForURL('**/tickets')
+    const p = phone.page
+    await signIn(p, server.url, { email: PHONE.email, password: PASSWORD })
     await p.goto(`${server.url}/kanban`)
     await p.getByText(CUSTOMER.name).first().waitFor({ timeout: 10_000 })
     if ((await p.locator('html.dark').count()) === 0) await p.getByTestId('theme-toggle').click()

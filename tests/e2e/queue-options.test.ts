@@ -11,12 +11,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import {
-  ADMIN,
+  type Api,
   ARTIFACTS,
+  adminApi,
   artifactsDir,
   type Balcao,
   type Browser,
-  launchBrowser,
+  launchPage,
+  pairedSandbox,
+  signIn,
   startBalcao,
 } from './support'
 
@@ -31,18 +34,8 @@ let server: Balcao
 let browser: Browser | null = null
 let agentBrowser: Browser | null = null
 let page: Page
-let adminToken = ''
+let api: Api
 let queueId = 0
-
-async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method: init.method ?? (init.body ? 'POST' : 'GET'),
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  })
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`)
-  return (await res.json()) as T
-}
 
 type Option = { id: number; title: string; option: string; parentId: number; children: Option[] }
 
@@ -51,27 +44,19 @@ const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `qu
 beforeAll(async () => {
   artifactsDir()
   server = await startBalcao({ sandbox: true, prefix: 'balcao-e2e-queue-options-data-' })
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  })
-  adminToken = ((await login.json()) as { token: string }).token
+  api = await adminApi(server.url)
   await api('/users', { body: { ...DESK, password: PASSWORD, profile: 'admin' } })
   queueId = (await api<{ id: number }>('/queue', { body: { name: 'Atendimento', color: '#3284FE' } })).id
 
-  browser = await launchBrowser({
+  const launched = await launchPage({
     colorScheme: 'light',
     locale: 'pt-BR',
     prefix: 'balcao-e2e-queue-options-',
   })
-  page = browser.context.pages()[0] ?? (await browser.context.newPage())
+  browser = launched
+  page = launched.page
   await page.setViewportSize({ width: 1280, height: 800 })
-  await page.goto(`${server.url}/login`)
-  await page.getByLabel('E-mail').fill(DESK.email)
-  await page.getByLabel('Senha', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Entrar' }).click()
-  await page.waitForURL('**/tickets')
+  await signIn(page, server.url, { email: DESK.email, password: PASSWORD })
 }, 90_000)
 
 afterAll(async () => {
@@ -138,24 +123,19 @@ describe('the chatbot menu in the queue dialog', () => {
       body: { message: 'Um vendedor já vai falar com você, {{firstName}}.' },
     })
     await api('/users', { body: { ...AGENT, password: PASSWORD, profile: 'user', queueIds: [queueId] } })
-    const connection = await api<{ id: number }>('/whatsapp', {
-      body: {
-        name: 'Loja',
-        provider: 'sandbox',
-        greetingMessage: 'Olá {{firstName}}! Escolha um setor:',
-        queueIds: [queueId, financeiro.id],
-      },
+    const connectionId = await pairedSandbox(api, {
+      greetingMessage: 'Olá {{firstName}}! Escolha um setor:',
+      queueIds: [queueId, financeiro.id],
     })
-    await api(`/sandbox/connections/${connection.id}/pair`, { body: {} })
 
     const customerWrites = (body: string) =>
-      api(`/sandbox/connections/${connection.id}/inbound`, { body: { ...CUSTOMER, body } })
+      api(`/sandbox/connections/${connectionId}/inbound`, { body: { ...CUSTOMER, body } })
     /** What the customer received, once there are `count` messages. */
     const received = async (count: number) => {
       let bodies: string[] = []
       for (let i = 0; i < 100 && bodies.length < count; i++) {
         bodies = (
-          await api<{ kind: string; body?: string }[]>(`/sandbox/connections/${connection.id}/outbound`)
+          await api<{ kind: string; body?: string }[]>(`/sandbox/connections/${connectionId}/outbound`)
         ).map((m) => m.body ?? '')
         if (bodies.length < count) await Bun.sleep(100)
       }
@@ -185,17 +165,14 @@ describe('the chatbot menu in the queue dialog', () => {
     expect(ticket).toMatchObject({ status: 'pending', queueId, chatbot: false })
 
     // The queue's attendant finds it waiting in their pending list.
-    agentBrowser = await launchBrowser({
+    const launched = await launchPage({
       colorScheme: 'light',
       locale: 'pt-BR',
       prefix: 'balcao-e2e-queue-options-agent-',
     })
-    const agent = agentBrowser.context.pages()[0] ?? (await agentBrowser.context.newPage())
-    await agent.goto(`${server.url}/login`)
-    await agent.getByLabel('E-mail').fill(AGENT.email)
-    await agent.getByLabel('Senha', { exact: true }).fill(PASSWORD)
-    await agent.getByRole('button', { name: 'Entrar' }).click()
-    await agent.waitForURL('**/tickets')
+    agentBrowser = launched
+    const agent = launched.page
+    await signIn(agent, server.url, { email: AGENT.email, password: PASSWORD })
     await agent.getByRole('tab', { name: /Aguardando/ }).click()
     await agent.getByText(CUSTOMER.name).first().waitFor({ timeout: 10_000 })
     await shot(agent, 'customer-in-queue')

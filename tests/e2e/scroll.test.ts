@@ -9,7 +9,7 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { Locator } from 'playwright-core'
 import { browserSuite } from './suite'
-import { ADMIN, ARTIFACTS } from './support'
+import { ADMIN, ARTIFACTS, signIn } from './support'
 
 const suite = browserSuite({
   externalUrl: process.env.BALCAO_E2E_URL,
@@ -54,11 +54,7 @@ async function openSettings() {
 
 describe('Configurações scrolls to its last option', () => {
   test('sign in on a phone', async () => {
-    await suite.page.goto(`${suite.base}/login`)
-    await suite.page.getByLabel('E-mail').fill(ADMIN.email)
-    await suite.page.getByLabel('Senha', { exact: true }).fill(ADMIN.password)
-    await suite.page.getByRole('button', { name: 'Entrar' }).click()
-    await suite.page.waitForURL('**/tickets')
+    await signIn(suite.page, suite.base, ADMIN)
   }, 30_000)
 
   test('375x812: the wheel brings the last option on screen, and it works', async () => {

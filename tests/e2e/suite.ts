@@ -7,7 +7,7 @@ import {
   type BalcaoOptions,
   type Browser,
   type BrowserOptions,
-  launchBrowser,
+  launchPage,
   startBalcao,
 } from './support'
 
@@ -36,8 +36,9 @@ export function browserSuite(
       server = await startBalcao(options.server)
       base = server.url
     }
-    browser = await launchBrowser(options.browser)
-    page = browser.context.pages()[0] ?? (await browser.context.newPage())
+    const launched = await launchPage(options.browser)
+    browser = launched
+    page = launched.page
   }, 60_000)
   afterAll(async () => {
     await browser?.close()

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { type BrowserContext, chromium } from 'playwright-core'
+import { type BrowserContext, chromium, type Page } from 'playwright-core'
 
 /** The repository root. */
 export const ROOT = resolve(import.meta.dir, '../..')
@@ -176,4 +176,56 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
     rmSync(profile, { recursive: true, force: true })
   }
   return { context, close }
+}
+
+/** Launches chromium (launchBrowser) and hands back its first page as well. */
+export async function launchPage(options: BrowserOptions = {}): Promise<Browser & { page: Page }> {
+  const browser = await launchBrowser(options)
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage())
+  return { ...browser, page }
+}
+
+/** Signs a user in through the login screen at `base` and waits for the tickets page. */
+export async function signIn(
+  page: Page,
+  base: string,
+  user: { email: string; password: string },
+): Promise<void> {
+  await page.goto(`${base}/login`)
+  await page.getByLabel('E-mail').fill(user.email)
+  await page.getByLabel('Senha', { exact: true }).fill(user.password)
+  await page.getByRole('button', { name: 'Entrar' }).click()
+  await page.waitForURL('**/tickets')
+}
+
+/** Calls the API as one user: JSON in and out, POST when there is a body (else GET) unless `method` says. */
+export type Api = <T = unknown>(path: string, init?: { method?: string; body?: unknown }) => Promise<T>
+
+/** Signs the first admin (ADMIN) in through the API at `base` and hands back a client that uses its token. */
+export async function adminApi(base: string): Promise<Api> {
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  })
+  const { token } = (await login.json()) as { token: string }
+  return async <T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
+    const method = init.method ?? (init.body ? 'POST' : 'GET')
+    const res = await fetch(`${base}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    })
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
+    return (await res.json()) as T
+  }
+}
+
+/** Creates a sandbox connection (name 'Loja' unless `body` says) and pairs it; returns its id. */
+export async function pairedSandbox(api: Api, body: Record<string, unknown> = {}): Promise<number> {
+  const { id } = await api<{ id: number }>('/whatsapp', {
+    body: { name: 'Loja', provider: 'sandbox', ...body },
+  })
+  await api(`/sandbox/connections/${id}/pair`, { body: {} })
+  return id
 }

@@ -3,6 +3,7 @@
  * content types that a route must refuse with a 4xx and a JSON `error` code (a 500 is a bug).
  */
 import { expect } from 'bun:test'
+import { samples } from '../media/testing'
 import type { Harness } from './harness'
 
 // biome-ignore lint/suspicious/noExplicitAny: probes read whatever JSON the API answered
@@ -132,6 +133,30 @@ export function uploadTo(
   const form = new FormData()
   for (const part of parts) form.append(part.name ?? 'file', part.value)
   return rawRequest(h, 'POST', path, token, null, form)
+}
+
+/** A small PNG to upload (`a.png` unless named). */
+export const png = (name = 'a.png') => new File([samples.png()], name, { type: 'image/png' })
+
+/**
+ * The multipart junk every one-file upload route (field `file`) refuses: no file, two files, a string for the file,
+ * the file under another field (each 400), and no body or a text body (a 4xx).
+ */
+export async function expectUploadJunkRefused(h: Harness, path: string, token: string) {
+  expectRefused(`${path} no file`, await uploadTo(h, path, token, []), 400)
+  expectRefused(
+    `${path} two files`,
+    await uploadTo(h, path, token, [{ value: png() }, { value: png() }]),
+    400,
+  )
+  expectRefused(`${path} file as text`, await uploadTo(h, path, token, [{ value: 'not a file' }]), 400)
+  expectRefused(
+    `${path} other field`,
+    await uploadTo(h, path, token, [{ name: 'medias', value: png() }]),
+    400,
+  )
+  expectRefused(`${path} no body`, await rawRequest(h, 'POST', path, token, null, null))
+  expectRefused(`${path} text body`, await rawRequest(h, 'POST', path, token, 'text/plain', 'x'))
 }
 
 /** Refused cleanly: a 4xx (optionally this one) with a JSON error code. */

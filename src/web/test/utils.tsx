@@ -1,12 +1,15 @@
 /** Helpers for the component tests: a fake server for fetch, session fixtures and an app renderer. */
+import { afterEach, beforeEach } from 'bun:test'
 import { render } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { MemoryRouter } from 'react-router-dom'
 import type { SessionUser } from '../../shared/api'
 import { defaultSettings } from '../../shared/settings'
 import { AppRoutes } from '../App'
+import { stopLive } from '../api/live'
 import { Toaster } from '../components/ui/Toast'
 import i18n from '../i18n'
+import { resetLiveLists } from '../state/liveList'
 import { authStatus, currentUser, setSession } from '../state/session'
 import { toasts } from '../state/toast'
 
@@ -105,6 +108,24 @@ export function resetState() {
   authStatus.value = 'anonymous'
   toasts.value = []
   void i18n.changeLanguage('pt')
+}
+
+/**
+ * A page test's set-up and tear-down around its live lists: before each test a clean session, no live lists or
+ * sockets, and `makeUser(user)` signed in; after each, the socket stopped and the state cleared again.
+ */
+export function livePageSuite(user: Partial<SessionUser> = {}) {
+  beforeEach(() => {
+    resetState()
+    resetLiveLists()
+    sockets().length = 0
+    signIn(makeUser(user))
+  })
+  afterEach(() => {
+    stopLive()
+    resetLiveLists()
+    resetState()
+  })
 }
 
 export function renderAt(path: string, extra?: ReactNode) {

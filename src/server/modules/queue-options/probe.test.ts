@@ -2,19 +2,17 @@
 import { describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { samples } from '../../media/testing'
 import { createHarness } from '../../test/harness'
 import {
   expectJunkBodiesRefused,
   expectJunkIds404,
   expectNo500,
   expectRefused,
+  expectUploadJunkRefused,
   mutations,
-  rawRequest,
+  png,
   uploadTo,
 } from '../../test/probe'
-
-const png = () => new File([samples.png()], 'a.png', { type: 'image/png' })
 
 async function setup() {
   const h = await createHarness()
@@ -123,24 +121,10 @@ describe('queue options: probes', () => {
   test('multipart: no file, two files, a string, the wrong field, no body: 4xx and nothing stored', async () => {
     const { h, admin, top } = await setup()
     const path = `/queue-options/${top.id}/media-upload`
-    expectRefused('no file', await uploadTo(h, path, admin.token, []), 400)
-    expectRefused(
-      'two files',
-      await uploadTo(h, path, admin.token, [{ value: png() }, { value: png() }]),
-      400,
-    )
-    expectRefused('string', await uploadTo(h, path, admin.token, [{ value: 'x' }]), 400)
-    expectRefused(
-      'wrong field',
-      await uploadTo(h, path, admin.token, [{ name: 'medias', value: png() }]),
-      400,
-    )
-    expectRefused('no body', await rawRequest(h, 'POST', path, admin.token, null, null))
-    expectRefused('text', await rawRequest(h, 'POST', path, admin.token, 'text/plain', 'x'))
+    await expectUploadJunkRefused(h, path, admin.token)
     expect(existsSync(join(h.deps.mediaDir, String(h.a.id)))).toBe(false)
     // A name with a path in it is a display name only: its last segment.
-    const named = new File([samples.png()], '../../a\u0000"b.png', { type: 'image/png' })
-    const ok = await uploadTo(h, path, admin.token, [{ value: named }])
+    const ok = await uploadTo(h, path, admin.token, [{ value: png('../../a\u0000"b.png') }])
     expect(ok.status).toBe(200)
     expect(ok.body.mediaName).not.toContain('/')
     expect(ok.body.mediaName).toEndWith('b.png')

@@ -1,5 +1,8 @@
+import { AlertCircle } from 'lucide-react'
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import { cn } from '../../lib/cn'
+import { Button } from './Button'
 
 export function EmptyState({
   icon,
@@ -25,5 +28,23 @@ export function EmptyState({
       {children && <div className="mt-1.5 max-w-md text-muted text-sm">{children}</div>}
       {action && <div className="mt-5 flex flex-wrap justify-center gap-2">{action}</div>}
     </div>
+  )
+}
+
+/** A load that failed, with its message and a way to try again. */
+export function LoadError({ error, onRetry }: { error: ReactNode; onRetry: () => void }) {
+  const { t } = useTranslation()
+  return (
+    <EmptyState
+      icon={<AlertCircle />}
+      title={t('table.errorTitle')}
+      action={
+        <Button variant="secondary" onClick={onRetry}>
+          {t('common.retry')}
+        </Button>
+      }
+    >
+      {error}
+    </EmptyState>
   )
 }

@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useLocation } from 'react-router-dom'
 import type { TagDto, TicketDto } from '../../../shared/api'
-import { dispatch, stopLive } from '../../api/live'
-import { resetLiveLists } from '../../state/liveList'
-import { type Call, makeUser, mockFetch, renderAt, resetState, signIn, sockets } from '../../test/utils'
+import { dispatch } from '../../api/live'
+import { type Call, livePageSuite, makeUser, mockFetch, renderAt, signIn } from '../../test/utils'
 import { makeTicket } from '../tickets/list/fixtures'
 
 const lane = (id: number, name: string, color: string): TagDto => ({
@@ -59,19 +58,7 @@ function Where() {
 }
 
 describe('KanbanPage', () => {
-  beforeEach(() => {
-    resetState()
-    resetLiveLists()
-    sockets().length = 0
-    signIn(
-      makeUser({ id: 3, companyId: 7, profile: 'user', queues: [{ id: 2, name: 'Vendas', color: '#000' }] }),
-    )
-  })
-  afterEach(() => {
-    stopLive()
-    resetLiveLists()
-    resetState()
-  })
+  livePageSuite({ id: 3, companyId: 7, profile: 'user', queues: [{ id: 2, name: 'Vendas', color: '#000' }] })
 
   test("'Em aberto' then one lane per Kanban tag; cards in their lane; the user's queues are asked", async () => {
     const calls = serve()

@@ -1,48 +1,21 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { TagDto } from '../../../shared/api'
-import { dispatch, stopLive } from '../../api/live'
-import { resetLiveLists } from '../../state/liveList'
-import { type Call, makeUser, mockFetch, renderAt, resetState, signIn, sockets } from '../../test/utils'
+import { dispatch } from '../../api/live'
+import { livePageSuite, renderAt } from '../../test/utils'
+import { serveTags, tag } from '../tags/fixtures'
 
-const tag = (id: number, name: string, extra: Partial<TagDto> = {}): TagDto => ({
-  id,
-  name,
-  color: '#3284FE',
-  kanban: 1,
-  companyId: 7,
-  createdAt: '',
-  updatedAt: '',
-  ticketsCount: 0,
-  ...extra,
-})
+/** A lane: a tag with kanban 1. */
+const lane = (id: number, name: string, extra: Partial<TagDto> = {}) => tag(id, name, { kanban: 1, ...extra })
 
-const LANES = [tag(1, 'Negociação', { color: '#EF4444', ticketsCount: 3 }), tag(2, 'Fechado')]
+const LANES = [lane(1, 'Negociação', { color: '#EF4444', ticketsCount: 3 }), lane(2, 'Fechado')]
 
-function serve(rows: () => TagDto[] = () => LANES, extra: Record<string, (c: Call) => unknown> = {}) {
-  return mockFetch({
-    'GET /api/tags/': (c) => {
-      const term = (c.query.get('searchParam') ?? '').toLowerCase()
-      const list = rows().filter((t) => t.name.toLowerCase().includes(term))
-      return { body: { tags: list, count: list.length, hasMore: false } }
-    },
-    ...(extra as Record<string, (c: Call) => { status?: number; body?: unknown }>),
-  })
-}
+const serve = (rows: () => TagDto[] = () => LANES, extra: Parameters<typeof serveTags>[1] = {}) =>
+  serveTags(rows, extra)
 
 describe('LanesPage', () => {
-  beforeEach(() => {
-    resetState()
-    resetLiveLists()
-    sockets().length = 0
-    signIn(makeUser({ id: 3, companyId: 7, profile: 'user' }))
-  })
-  afterEach(() => {
-    stopLive()
-    resetLiveLists()
-    resetState()
-  })
+  livePageSuite({ id: 3, companyId: 7, profile: 'user' })
 
   test('/TagsKanban and /tagsKanban list the lanes (GET /tags/?kanban=1) as cards with the count', async () => {
     const calls = serve()
@@ -56,7 +29,7 @@ describe('LanesPage', () => {
 
   test('add: the tags dialog, starting as a lane; saved with kanban 1 and the spec toast', async () => {
     const calls = serve(undefined, {
-      'POST /api/tags': (c) => ({ status: 201, body: tag(9, 'Pós-venda', c.body as Partial<TagDto>) }),
+      'POST /api/tags': (c) => ({ status: 201, body: lane(9, 'Pós-venda', c.body as Partial<TagDto>) }),
     })
     renderAt('/tagsKanban')
     await screen.findByText('Negociação')
@@ -84,10 +57,10 @@ describe('LanesPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Excluir' }))
     await waitFor(() => expect(screen.queryByText('Fechado')).toBeNull())
     const frame = (data: unknown) => act(() => dispatch(JSON.stringify({ event: 'company-7-tag', data })))
-    frame({ action: 'update', tag: tag(1, 'Negociação', { kanban: 0 }) })
+    frame({ action: 'update', tag: tag(1, 'Negociação') })
     expect(screen.queryByText('Negociação')).toBeNull()
-    frame({ action: 'create', tag: tag(4, 'Entregue') })
-    frame({ action: 'create', tag: tag(5, 'Só uma tag', { kanban: 0 }) })
+    frame({ action: 'create', tag: lane(4, 'Entregue') })
+    frame({ action: 'create', tag: tag(5, 'Só uma tag') })
     expect(screen.getByText('Entregue')).toBeInTheDocument()
     expect(screen.queryByText('Só uma tag')).toBeNull()
   })

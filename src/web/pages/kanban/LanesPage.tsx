@@ -1,25 +1,18 @@
-import { Columns3, Pencil, Plus, Search, SquareKanban, Trash2 } from 'lucide-react'
-import { type ReactNode, useState } from 'react'
+import { Columns3, Plus, Search, SquareKanban } from 'lucide-react'
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router-dom'
 import type { TagDto } from '../../../shared/api'
-import { api } from '../../api/client'
-import { errorMessage, toastError } from '../../api/errors'
+import { errorMessage } from '../../api/errors'
 import { Page } from '../../components/layout/Page'
-import { Button, IconButton } from '../../components/ui/Button'
-import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { Button } from '../../components/ui/Button'
 import { EmptyState } from '../../components/ui/EmptyState'
 import { SearchInput } from '../../components/ui/Field'
 import { Skeleton } from '../../components/ui/Skeleton'
-import { useDebounced } from '../../lib/useDebounced'
-import { useLiveList } from '../../state/liveList'
-import { toast } from '../../state/toast'
-import { TagDialog } from '../tags/TagDialog'
-import { SEARCH_DEBOUNCE } from '../tags/TagsPage'
+import { useTagsScreen } from '../tags/useTagsScreen'
 import { KanbanGate } from './KanbanGate'
-import { lanesList } from './lanesList'
 
-function LaneCard({ lane, onEdit, onDelete }: { lane: TagDto; onEdit: () => void; onDelete: () => void }) {
+function LaneCard({ lane, actions }: { lane: TagDto; actions: ReactNode }) {
   const { t } = useTranslation()
   return (
     <li className="flex min-w-0 flex-col overflow-hidden rounded-card border border-border bg-surface">
@@ -38,21 +31,7 @@ function LaneCard({ lane, onEdit, onDelete }: { lane: TagDto; onEdit: () => void
             {lane.ticketsCount != null ? t('tags.ticketsCount', { count: lane.ticketsCount }) : '—'}
           </p>
         </div>
-        <div className="-mr-1 -mt-1 flex shrink-0 gap-0.5">
-          <IconButton
-            size="sm"
-            label={`${t('common.edit')}: ${lane.name}`}
-            icon={<Pencil className="size-4" />}
-            onClick={onEdit}
-          />
-          <IconButton
-            size="sm"
-            variant="danger-ghost"
-            label={`${t('common.delete')}: ${lane.name}`}
-            icon={<Trash2 className="size-4" />}
-            onClick={onDelete}
-          />
-        </div>
+        {actions}
       </div>
     </li>
   )
@@ -72,27 +51,10 @@ export function LanesPage() {
 
 function Lanes() {
   const { t } = useTranslation()
-  const [search, setSearch] = useState('')
-  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
-  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
-  const [deleting, setDeleting] = useState<TagDto | null>(null)
-  const list = useLiveList(lanesList, { search: term })
-  const { upsert, remove } = list
-
-  const confirmDelete = async () => {
-    if (!deleting) return
-    try {
-      await api.delete(`/tags/${deleting.id}`)
-      remove(deleting.id)
-      toast.success(t('kanban.laneDeleted'))
-    } catch (err) {
-      toastError(err)
-      throw err
-    }
-  }
+  const { search, setSearch, term, list, add, actions, dialogs } = useTagsScreen(true)
 
   const addButton = (
-    <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+    <Button icon={<Plus className="size-4" />} onClick={add}>
       {t('kanban.addLane')}
     </Button>
   )
@@ -126,15 +88,7 @@ function Lanes() {
         {t('kanban.lanesEmptySearch', { term })}
       </EmptyState>
     ) : (
-      <EmptyState
-        icon={<Columns3 />}
-        title={t('kanban.lanesEmptyTitle')}
-        action={
-          <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
-            {t('kanban.addLane')}
-          </Button>
-        }
-      >
+      <EmptyState icon={<Columns3 />} title={t('kanban.lanesEmptyTitle')} action={addButton}>
         {t('kanban.lanesEmptyText')}
       </EmptyState>
     )
@@ -146,8 +100,7 @@ function Lanes() {
             <LaneCard
               key={lane.id}
               lane={lane}
-              onEdit={() => setDialog({ id: lane.id })}
-              onDelete={() => setDeleting(lane)}
+              actions={actions(lane, '-mr-1 -mt-1 flex shrink-0 gap-0.5')}
             />
           ))}
         </ul>
@@ -186,16 +139,7 @@ function Lanes() {
         aria-label={t('kanban.searchLanes')}
       />
       {body}
-      {dialog && (
-        <TagDialog
-          open
-          lane
-          tagId={dialog.id}
-          onClose={() => setDialog(null)}
-          onSaved={(tag) => upsert(tag)}
-        />
-      )}
-      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+      {dialogs}
     </Page>
   )
 }

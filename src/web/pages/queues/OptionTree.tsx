@@ -4,7 +4,6 @@
  * /queue-options (the queue's own Save is for the queue's fields); the tree is reloaded after each change.
  */
 import {
-  AlertCircle,
   ArrowDown,
   ArrowUp,
   CornerDownRight,
@@ -22,7 +21,7 @@ import { api } from '../../api/client'
 import { errorMessage, toastError } from '../../api/errors'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
-import { EmptyState } from '../../components/ui/EmptyState'
+import { EmptyState, LoadError } from '../../components/ui/EmptyState'
 import { Field, Input, Textarea } from '../../components/ui/Field'
 import { Skeleton } from '../../components/ui/Skeleton'
 import { Spinner } from '../../components/ui/Spinner'
@@ -459,17 +458,7 @@ export function OptionTree({ queueId }: { queueId: number }) {
         {t('chatbot.options.intro')}
       </p>
       {error && !options ? (
-        <EmptyState
-          icon={<AlertCircle />}
-          title={t('table.errorTitle')}
-          action={
-            <Button type="button" variant="secondary" onClick={() => void reload()}>
-              {t('common.retry')}
-            </Button>
-          }
-        >
-          {error}
-        </EmptyState>
+        <LoadError error={error} onRetry={() => void reload()} />
       ) : !options ? (
         <div className="space-y-2" aria-busy>
           <Skeleton className="h-12 w-full" />

@@ -1,10 +1,9 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { QuickMessageDto } from '../../../shared/api'
-import { dispatch, stopLive } from '../../api/live'
-import { resetLiveLists } from '../../state/liveList'
-import { makeUser, mockFetch, renderAt, resetState, signIn, sockets } from '../../test/utils'
+import { dispatch } from '../../api/live'
+import { livePageSuite, mockFetch, renderAt } from '../../test/utils'
 
 const quick = (id: number, shortcode: string, extra: Partial<QuickMessageDto> = {}): QuickMessageDto => ({
   id,
@@ -41,17 +40,7 @@ function serve(rows: () => QuickMessageDto[] = () => ROWS, extra = {}) {
 }
 
 describe('QuickMessagesPage', () => {
-  beforeEach(() => {
-    resetState()
-    resetLiveLists()
-    sockets().length = 0
-    signIn(makeUser({ id: 3, companyId: 7, profile: 'user' }))
-  })
-  afterEach(() => {
-    stopLive()
-    resetLiveLists()
-    resetState()
-  })
+  livePageSuite({ id: 3, companyId: 7, profile: 'user' })
 
   test('every user has it in the menu; the table shows shortcode, attachment name and actions', async () => {
     serve()

@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useLocation } from 'react-router-dom'
 import type { ScheduleDto } from '../../../shared/scheduled-messages'
-import { dispatch, stopLive } from '../../api/live'
-import { resetLiveLists } from '../../state/liveList'
-import { makeUser, mockFetch, renderAt, resetState, signIn, sockets } from '../../test/utils'
+import { dispatch } from '../../api/live'
+import { livePageSuite, mockFetch, renderAt } from '../../test/utils'
 
 function Where() {
   const at = useLocation()
@@ -66,17 +65,7 @@ function serve(rows: () => ScheduleDto[] = () => ROWS, extra = {}) {
 }
 
 describe('SchedulesPage', () => {
-  beforeEach(() => {
-    resetState()
-    resetLiveLists()
-    sockets().length = 0
-    signIn(makeUser({ id: 1, companyId: 7, profile: 'user' }))
-  })
-  afterEach(() => {
-    stopLive()
-    resetLiveLists()
-    resetState()
-  })
+  livePageSuite({ id: 1, companyId: 7, profile: 'user' })
 
   test('lists contact, body cut at 25 characters, date in the company zone, spec status titles', async () => {
     serve()

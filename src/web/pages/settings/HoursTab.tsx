@@ -1,12 +1,11 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { AlertCircle } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ScheduleEntry } from '../../../shared/schedules'
 import { api } from '../../api/client'
 import { errorMessage, toastError } from '../../api/errors'
 import { Button } from '../../components/ui/Button'
-import { EmptyState } from '../../components/ui/EmptyState'
+import { LoadError } from '../../components/ui/EmptyState'
 import { Skeleton } from '../../components/ui/Skeleton'
 import { Spinner } from '../../components/ui/Spinner'
 import { currentUser } from '../../state/session'
@@ -65,21 +64,7 @@ export function HoursTab() {
     }
   }
 
-  if (error) {
-    return (
-      <EmptyState
-        icon={<AlertCircle />}
-        title={t('table.errorTitle')}
-        action={
-          <Button variant="secondary" onClick={() => void load()}>
-            {t('common.retry')}
-          </Button>
-        }
-      >
-        {error}
-      </EmptyState>
-    )
-  }
+  if (error) return <LoadError error={error} onRetry={() => void load()} />
 
   return (
     <form

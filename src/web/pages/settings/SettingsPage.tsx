@@ -1,5 +1,4 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { AlertCircle } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SettingItem } from '../../../shared/api'
@@ -8,8 +7,7 @@ import { api } from '../../api/client'
 import { errorMessage, toastError } from '../../api/errors'
 import { onReconnect } from '../../api/live'
 import { Card, Page } from '../../components/layout/Page'
-import { Button } from '../../components/ui/Button'
-import { EmptyState } from '../../components/ui/EmptyState'
+import { LoadError } from '../../components/ui/EmptyState'
 import { Select } from '../../components/ui/Select'
 import { Skeleton } from '../../components/ui/Skeleton'
 import { Spinner } from '../../components/ui/Spinner'
@@ -59,21 +57,7 @@ function OptionsTab() {
     }
   }
 
-  if (error) {
-    return (
-      <EmptyState
-        icon={<AlertCircle />}
-        title={t('table.errorTitle')}
-        action={
-          <Button variant="secondary" onClick={() => void load()}>
-            {t('common.retry')}
-          </Button>
-        }
-      >
-        {error}
-      </EmptyState>
-    )
-  }
+  if (error) return <LoadError error={error} onRetry={() => void load()} />
 
   const list = settings.value
   return (

@@ -1,51 +1,21 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { TagDto } from '../../../shared/api'
-import { dispatch, stopLive } from '../../api/live'
-import { resetLiveLists } from '../../state/liveList'
-import { makeUser, mockFetch, renderAt, resetState, signIn, sockets } from '../../test/utils'
-
-const tag = (id: number, name: string, extra: Partial<TagDto> = {}): TagDto => ({
-  id,
-  name,
-  color: '#3284FE',
-  kanban: 0,
-  companyId: 7,
-  createdAt: '',
-  updatedAt: '',
-  ticketsCount: 0,
-  ...extra,
-})
+import { dispatch } from '../../api/live'
+import { livePageSuite, renderAt } from '../../test/utils'
+import { serveTags, tag } from './fixtures'
 
 const TAGS = [
   tag(1, 'Entrega', { kanban: 1, ticketsCount: 4 }),
   tag(2, 'VIP', { color: '#8B5CF6', ticketsCount: 2 }),
 ]
 
-function serve(rows: () => TagDto[] = () => TAGS, extra = {}) {
-  return mockFetch({
-    'GET /api/tags/': (c) => {
-      const term = (c.query.get('searchParam') ?? '').toLowerCase()
-      const list = rows().filter((t) => t.name.toLowerCase().includes(term))
-      return { body: { tags: list, count: list.length, hasMore: false } }
-    },
-    ...extra,
-  })
-}
+const serve = (rows: () => TagDto[] = () => TAGS, extra: Parameters<typeof serveTags>[1] = {}) =>
+  serveTags(rows, extra)
 
 describe('TagsPage', () => {
-  beforeEach(() => {
-    resetState()
-    resetLiveLists()
-    sockets().length = 0
-    signIn(makeUser({ id: 3, companyId: 7, profile: 'user' }))
-  })
-  afterEach(() => {
-    stopLive()
-    resetLiveLists()
-    resetState()
-  })
+  livePageSuite({ id: 3, companyId: 7, profile: 'user' })
 
   test('lists the tags with kind and ticket count, the count in the title; every user may open it', async () => {
     serve()
@@ -61,7 +31,7 @@ describe('TagsPage', () => {
 
   test("add: a name under 3 characters is 'Mensagem muito curta'; then the spec's body and toast", async () => {
     const calls = serve(undefined, {
-      'POST /api/tags': (c: { body: unknown }) => ({
+      'POST /api/tags': (c) => ({
         status: 201,
         body: tag(9, 'Urgente', c.body as Partial<TagDto>),
       }),

@@ -1,24 +1,13 @@
-import { Columns3, Pencil, Plus, Tag, Tags, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { Columns3, Plus, Tag, Tags } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import type { TagDto } from '../../../shared/api'
-import { api } from '../../api/client'
-import { toastError } from '../../api/errors'
 import { LiveTableCard } from '../../components/LiveTableCard'
 import { Page } from '../../components/layout/Page'
 import { Badge } from '../../components/ui/Badge'
-import { Button, IconButton } from '../../components/ui/Button'
-import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { Button } from '../../components/ui/Button'
 import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
-import { useDebounced } from '../../lib/useDebounced'
-import { useLiveList } from '../../state/liveList'
-import { toast } from '../../state/toast'
-import { TagDialog } from './TagDialog'
-import { tagsList } from './tagsList'
-
-/** Spec: search debounce 500 ms. */
-export const SEARCH_DEBOUNCE = 500
+import { useTagsScreen } from './useTagsScreen'
 
 function TagName({ tag }: { tag: TagDto }) {
   return (
@@ -36,42 +25,8 @@ function TagName({ tag }: { tag: TagDto }) {
 /** The tags screen (spec 2): title with the count, search, add, edit, delete; live by `company-{id}-tag`. */
 export function TagsPage() {
   const { t } = useTranslation()
-  const [search, setSearch] = useState('')
-  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
-  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
-  const [deleting, setDeleting] = useState<TagDto | null>(null)
-  const list = useLiveList(tagsList, { search: term })
-  const { upsert, remove } = list
-
-  const confirmDelete = async () => {
-    if (!deleting) return
-    try {
-      await api.delete(`/tags/${deleting.id}`)
-      remove(deleting.id)
-      toast.success(t('tags.deleted'))
-    } catch (err) {
-      toastError(err)
-      throw err
-    }
-  }
-
-  const actions = (tag: TagDto) => (
-    <div className="flex justify-end gap-0.5">
-      <IconButton
-        size="sm"
-        label={`${t('common.edit')}: ${tag.name}`}
-        icon={<Pencil className="size-4" />}
-        onClick={() => setDialog({ id: tag.id })}
-      />
-      <IconButton
-        size="sm"
-        variant="danger-ghost"
-        label={`${t('common.delete')}: ${tag.name}`}
-        icon={<Trash2 className="size-4" />}
-        onClick={() => setDeleting(tag)}
-      />
-    </div>
-  )
+  const { search, setSearch, term, list, add, actions, dialogs } = useTagsScreen(false)
+  const rowActions = (tag: TagDto) => actions(tag, 'flex justify-end gap-0.5')
 
   const kanbanCell = (tag: TagDto) =>
     tag.kanban === 1 ? (
@@ -97,7 +52,7 @@ export function TagsPage() {
     {
       key: 'actions',
       header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
+      cell: rowActions,
       align: 'right',
       width: '96px',
     },
@@ -114,7 +69,7 @@ export function TagsPage() {
           )}
         </div>
       </div>
-      {actions(tag)}
+      {rowActions(tag)}
     </div>
   )
 
@@ -123,7 +78,7 @@ export function TagsPage() {
       title={t('tags.title')}
       subtitle={list.count != null ? t('tags.count', { count: list.count }) : undefined}
       actions={
-        <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+        <Button icon={<Plus className="size-4" />} onClick={add}>
           {t('tags.add')}
         </Button>
       }
@@ -144,7 +99,7 @@ export function TagsPage() {
             icon={<Tags />}
             title={t('tags.emptyTitle')}
             action={
-              <Button icon={<Tag className="size-4" />} onClick={() => setDialog({})}>
+              <Button icon={<Tag className="size-4" />} onClick={add}>
                 {t('tags.add')}
               </Button>
             }
@@ -153,10 +108,7 @@ export function TagsPage() {
           </EmptyState>
         }
       />
-      {dialog && (
-        <TagDialog open tagId={dialog.id} onClose={() => setDialog(null)} onSaved={(tag) => upsert(tag)} />
-      )}
-      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+      {dialogs}
     </Page>
   )
 }

@@ -1,0 +1,106 @@
+/**
+ * What the tags screen and the Kanban lanes screen (the tags with kanban 1, as cards) share: the debounced
+ * search over the live list, the tags' own dialog to add and edit, delete after asking, and the row actions.
+ */
+import { Pencil, Trash2 } from 'lucide-react'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { TagDto } from '../../../shared/api'
+import { api } from '../../api/client'
+import { toastError } from '../../api/errors'
+import { IconButton } from '../../components/ui/Button'
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { useDebounced } from '../../lib/useDebounced'
+import { useLiveList } from '../../state/liveList'
+import { toast } from '../../state/toast'
+import { TagDialog } from './TagDialog'
+import { lanesList, tagsList } from './tagsList'
+
+/** Spec: search debounce 500 ms. */
+export const SEARCH_DEBOUNCE = 500
+
+/** Edit and delete, named after the tag. */
+function TagActions({
+  tag,
+  onEdit,
+  onDelete,
+  className,
+}: {
+  tag: TagDto
+  onEdit: () => void
+  onDelete: () => void
+  className: string
+}) {
+  const { t } = useTranslation()
+  return (
+    <div className={className}>
+      <IconButton
+        size="sm"
+        label={`${t('common.edit')}: ${tag.name}`}
+        icon={<Pencil className="size-4" />}
+        onClick={onEdit}
+      />
+      <IconButton
+        size="sm"
+        variant="danger-ghost"
+        label={`${t('common.delete')}: ${tag.name}`}
+        icon={<Trash2 className="size-4" />}
+        onClick={onDelete}
+      />
+    </div>
+  )
+}
+
+/**
+ * The state of a tags screen: `kanban` lists only the lanes, starts a new tag as a lane and says 'lane deleted'.
+ * Render `dialogs` once in the page; `actions(tag, className)` gives a row's edit and delete buttons.
+ */
+export function useTagsScreen(kanban: boolean) {
+  const { t } = useTranslation()
+  const [search, setSearch] = useState('')
+  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
+  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
+  const [deleting, setDeleting] = useState<TagDto | null>(null)
+  const list = useLiveList(kanban ? lanesList : tagsList, { search: term })
+  const { upsert, remove } = list
+
+  const confirmDelete = async () => {
+    if (!deleting) return
+    try {
+      await api.delete(`/tags/${deleting.id}`)
+      remove(deleting.id)
+      toast.success(t(kanban ? 'kanban.laneDeleted' : 'tags.deleted'))
+    } catch (err) {
+      toastError(err)
+      throw err
+    }
+  }
+
+  const add = () => setDialog({})
+
+  const actions = (tag: TagDto, className: string) => (
+    <TagActions
+      tag={tag}
+      className={className}
+      onEdit={() => setDialog({ id: tag.id })}
+      onDelete={() => setDeleting(tag)}
+    />
+  )
+
+  const dialogs = (
+    <>
+      {dialog && (
+        <TagDialog
+          open
+          lane={kanban}
+          tagId={dialog.id}
+          onClose={() => setDialog(null)}
+          onSaved={(tag) => upsert(tag)}
+        />
+      )}
+      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+    </>
+  )
+
+  return { search, setSearch, term, list, add, actions, dialogs }
+}
