@@ -14,10 +14,14 @@ import { UPLOAD_REQUEST_LIMIT } from './media/types'
 import { isUploadRequest, uploadTooLarge } from './media/upload'
 import { authRoutes } from './modules/auth/routes'
 import { LoginThrottle } from './modules/auth/throttle'
+import { campaignSettingsRoutes } from './modules/campaign-settings/routes'
+import { campaignsRoutes } from './modules/campaigns/routes'
 import { companiesRoutes } from './modules/companies/routes'
 import { connectionsRoutes, restartRoutes, sessionRoutes } from './modules/connections/routes'
+import { contactListItemsRoutes, contactListsRoutes } from './modules/contact-lists/routes'
 import { contactsRoutes } from './modules/contacts/routes'
 import { externalApiRoutes } from './modules/external-api/routes'
+import { filesRoutes } from './modules/files/routes'
 import { mediaRetryRoutes } from './modules/inbound/routes'
 import { kanbanRoutes } from './modules/kanban/routes'
 import { messageForwardRoutes, messagesRoutes } from './modules/messages/routes'
@@ -108,9 +112,14 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     .route('/media', mediaRoutes)
     .route('/tickets', ticketsRoutes)
     .route('/contacts', contactsRoutes)
+    .route('/contact-lists', contactListsRoutes)
+    .route('/contact-list-items', contactListItemsRoutes)
     .route('/tags', tagsRoutes)
     .route('/schedules', schedulesRoutes)
+    .route('/campaigns', campaignsRoutes)
     .route('/quick-messages', quickMessagesRoutes)
+    .route('/campaign-settings', campaignSettingsRoutes)
+    .route('/files', filesRoutes)
     .route('/ticket-tags', ticketTagsRoutes)
     .route('/ticket', kanbanRoutes) // GET /ticket/kanban, PUT /ticket/kanban/{ticketId} (useKanban)
   if (deps.sandboxNetwork) api.route('/sandbox', sandboxRoutes(deps.sandboxNetwork))

@@ -98,9 +98,18 @@ export async function serve(config: Config, options: ServeOptions = {}) {
   // Outbound messages of the previous run: sends it interrupted become failed (never resent blindly), queued
   // ones go out once their connections are back (modules/messages/outbound.ts).
   void import('./modules/messages/outbound').then((m) => m.outboundSender(deps).resume())
+  // Spreadsheet imports cut short continue; contact list items still unknown are checked (modules/contact-lists).
+  void import('./modules/contact-lists/imports').then((m) => m.resumeImports(deps))
+  void import('./modules/contact-lists/checker').then((m) => m.resumeValidityChecks(deps))
   // Scheduled messages: what fell due while the server was down goes out now, in order (modules/schedules/runner.ts).
   const schedules = import('./modules/schedules/runner').then((m) => {
     const runner = m.scheduleRunner(deps)
+    void runner.start()
+    return runner
+  })
+  // Campaigns: interrupted sends become failed, due campaigns start, paced senders resume (modules/campaigns/runner.ts).
+  const campaigns = import('./modules/campaigns/runner').then((m) => {
+    const runner = m.campaignRunner(deps)
     void runner.start()
     return runner
   })
@@ -121,6 +130,7 @@ export async function serve(config: Config, options: ServeOptions = {}) {
     log.info('stopping', { signal })
     clearInterval(ping)
     await schedules.then((runner) => runner.stop()).catch(() => {})
+    await campaigns.then((runner) => runner.stop()).catch(() => {})
     deps.hub.closeAll('server shutting down')
     await deps.channels.stopAll()
     // after the sessions: what they handed over last is stored; unfinished downloads resume at the next boot

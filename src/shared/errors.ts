@@ -35,6 +35,17 @@ export const ERROR_STATUS = {
   ERR_NO_MESSAGE_FOUND: 404,
   ERR_NO_QUICK_MESSAGE_FOUND: 404,
   ERR_NO_SCHEDULE_FOUND: 404,
+  ERR_NO_CONTACT_LIST_FOUND: 404,
+  ERR_NO_CONTACT_LIST_ITEM_FOUND: 404,
+  ERR_NO_IMPORT_FOUND: 404,
+  /** A contact list already holds this number. */
+  ERR_DUPLICATED_CONTACT_LIST_ITEM: 409,
+  ERR_NO_FILE_FOUND: 404,
+  ERR_NO_CAMPAIGN_FOUND: 404,
+  /** The campaign may not be edited: only INATIVA, or PROGRAMADA more than 1 hour before its start. */
+  ERR_CAMPAIGN_NOT_EDITABLE: 409,
+  /** A campaign status change the spec does not allow (cancel a finished campaign, restart a running one, ...). */
+  ERR_CAMPAIGN_INVALID_TRANSITION: 409,
   ERR_EMAIL_ALREADY_EXISTS: 409,
   ERR_QUEUE_COLOR_ALREADY_EXISTS: 409,
   ERR_QUEUE_NAME_ALREADY_EXISTS: 409,
@@ -65,6 +76,8 @@ export const ERROR_STATUS = {
   ERR_WAPP_INVALID_CONTACT: 400,
   ERR_WAPP_DOWNLOAD_MEDIA: 502,
   ERR_SENDING_WAPP_MSG: 502,
+  /** WhatsApp refuses messages to new chats from this number (Baileys' 463, a reach-out time lock). */
+  ERR_WAPP_RESTRICTED: 409,
   ERR_DELETE_WAPP_MSG: 502,
   ERR_CREATING_MESSAGE: 500,
   ERR_CREATING_TICKET: 500,

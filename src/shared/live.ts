@@ -9,6 +9,7 @@
  * Client to server: the few frames of `ClientEvents`; anything else is ignored by the server.
  */
 import type {
+  CampaignDto,
   ContactDto,
   MessageDto,
   QueueDto,
@@ -20,6 +21,9 @@ import type {
   UserDto,
   WhatsappDto,
 } from './api'
+import type { CampaignSettingItem } from './campaign-settings'
+import type { ContactListDto, ContactListItemDto, SpreadsheetImportDto } from './contact-lists'
+import type { FileListDto } from './files'
 import type { ScheduleDto } from './scheduled-messages'
 
 /** Payloads of the events published per company, by channel name (the part after `company-{id}-`). */
@@ -55,10 +59,25 @@ export interface CompanyEvents {
    */
   contact: { action: 'update'; contact: ContactDto } | { action: 'delete'; contactId: number }
   tag: { action: 'create' | 'update'; tag: TagDto } | { action: 'delete'; tagId: number }
+  /** Room: the company's admins. Contact lists (spec 2: ContactList). */
+  ContactList: { action: 'create' | 'update'; record: ContactListDto } | { action: 'delete'; id: number }
+  /** Room: the company's admins (masked; `#full` in full). `reload`: an import changed many items of the list. */
+  ContactListItem:
+    | { action: 'create' | 'update'; record: ContactListItemDto }
+    | { action: 'delete'; id: number; contactListId: number }
+    | { action: 'reload'; contactListId: number }
+  /** Room: the user who started it. Progress of a spreadsheet import (contact list or contacts). */
+  spreadsheetImport: { action: 'update'; job: SpreadsheetImportDto }
   /** Room: the company. Scheduled messages created, edited, sent or failed, and deleted. */
   schedule: { action: 'create' | 'update'; schedule: ScheduleDto } | { action: 'delete'; scheduleId: number }
   /** Room: the company for geral ones; a personal one only to its owner's room. */
   quickmessage: { action: 'create' | 'update'; record: QuickMessageDto } | { action: 'delete'; id: number }
+  /** Room: the company's admins. The whole settings after a save. */
+  campaignSettings: { action: 'update'; settings: CampaignSettingItem[] }
+  /** Room: the company. File lists (spec 3) created, edited (options and attachments too) and deleted. */
+  file: { action: 'create' | 'update'; fileList: FileListDto } | { action: 'delete'; fileId: number }
+  /** Room: the company's admins. Campaigns created, edited, progressing (counts, status), and deleted. */
+  campaign: { action: 'create' | 'update'; record: CampaignDto } | { action: 'delete'; id: number }
 }
 
 /** Events that belong to no company. */

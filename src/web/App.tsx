@@ -2,8 +2,15 @@ import { Navigate, Route, Routes } from 'react-router-dom'
 import { AppShell, type ProfileDialogProps } from './components/layout/AppShell'
 import { PublicOnly, RequireAuth, RequirePermission } from './components/RouteGuards'
 import { Toaster } from './components/ui/Toast'
+import { CampaignSettingsPage } from './pages/campaign-settings/CampaignSettingsPage'
+import { CampaignReportPage } from './pages/campaigns/CampaignReportPage'
+import { CampaignsGate } from './pages/campaigns/CampaignsGate'
+import { CampaignsPage } from './pages/campaigns/CampaignsPage'
 import { ConnectionsPage } from './pages/connections/ConnectionsPage'
+import { ContactListItemsPage } from './pages/contact-lists/ContactListItemsPage'
+import { ContactListsPage } from './pages/contact-lists/ContactListsPage'
 import { ContactsPage } from './pages/contacts/ContactsPage'
+import { FilesPage } from './pages/files/FilesPage'
 import { ForgetPasswordPage } from './pages/forgetpsw/ForgetPasswordPage'
 import { KanbanPage } from './pages/kanban/KanbanPage'
 import { LanesPage } from './pages/kanban/LanesPage'
@@ -83,6 +90,55 @@ export function AppRoutes() {
             element={
               <RequirePermission permission="drawer-admin-items:view">
                 <SettingsPage />
+              </RequirePermission>
+            }
+          />
+          {/* Campaign routes: admin, plan useCampaigns and the local flag 'cshow' (CampaignsGate). */}
+          <Route
+            path="/campaigns"
+            element={
+              <CampaignsGate>
+                <CampaignsPage />
+              </CampaignsGate>
+            }
+          />
+          <Route
+            path="/campaign/:campaignId/report"
+            element={
+              <CampaignsGate>
+                <CampaignReportPage />
+              </CampaignsGate>
+            }
+          />
+          <Route
+            path="/contact-lists"
+            element={
+              <CampaignsGate>
+                <ContactListsPage />
+              </CampaignsGate>
+            }
+          />
+          <Route
+            path="/contact-lists/:contactListId/contacts"
+            element={
+              <CampaignsGate>
+                <ContactListItemsPage />
+              </CampaignsGate>
+            }
+          />
+          <Route
+            path="/campaigns-config"
+            element={
+              <CampaignsGate>
+                <CampaignSettingsPage />
+              </CampaignsGate>
+            }
+          />
+          <Route
+            path="/files"
+            element={
+              <RequirePermission permission="drawer-admin-items:view">
+                <FilesPage />
               </RequirePermission>
             }
           />

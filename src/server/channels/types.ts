@@ -152,6 +152,8 @@ export interface ChannelSession {
   forward(to: ContactRef, source: MsgRef, raw: Uint8Array): Promise<MsgRef>
   markRead(refs: MsgRef[]): Promise<void>
   checkNumbers(phones: string[]): Promise<{ phone: string; exists: boolean; jid?: string }[]>
+  /** Shows "typing..." (composing) to someone, or stops it (paused); a provider without presence leaves it out. */
+  sendPresence?(to: ContactRef, state: 'composing' | 'paused'): Promise<void>
   profilePictureUrl(contact: ContactRef): Promise<string | null>
   /**
    * Downloads the media of a message we hold (`raw` of an inbound message). Throws

@@ -31,6 +31,10 @@ export function isUploadRequest(method: string, path: string, contentType: strin
   if (/^\/api\/quick-messages\/[1-9]\d{0,15}\/media-upload\/?$/.test(path)) return true
   if (/^\/api\/queue-options\/[1-9]\d{0,15}\/media-upload\/?$/.test(path)) return true
   if (/^\/api\/schedules\/[1-9]\d{0,15}\/media-upload\/?$/.test(path)) return true
+  // Spreadsheet imports (contact lists and contacts): a 10,000-row .xlsx is about 1.5 MiB.
+  if (/^\/api\/(?:contact-lists\/[1-9]\d{0,15}\/upload|contacts\/import)\/?$/.test(path)) return true
+  if (/^\/api\/files\/uploadList\/[1-9]\d{0,15}\/?$/.test(path)) return true
+  if (/^\/api\/campaigns\/[1-9]\d{0,15}\/media-upload\/?$/.test(path)) return true
   return /^\/api\/messages\/(?:send|[1-9]\d{0,15})\/?$/.test(path)
 }
 

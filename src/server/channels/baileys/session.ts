@@ -838,6 +838,12 @@ export class BaileysChannelSession implements ChannelSession {
     })
   }
 
+  sendPresence(to: ContactRef, state: 'composing' | 'paused'): Promise<void> {
+    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
+      await sock.sendPresenceUpdate(state, sendJid(to))
+    })
+  }
+
   checkNumbers(phones: string[]): Promise<{ phone: string; exists: boolean; jid?: string }[]> {
     return this.enqueue('ERR_WAPP_CHECK_CONTACT', async (sock) => {
       const digits = phones.map(digitsOnly)

@@ -115,6 +115,9 @@ export class SandboxNetwork {
   private readonly media = new Map<string, Uint8Array>()
   /** Media WhatsApp's servers dropped (expired) that the phone still holds: a re-upload brings it back. */
   private readonly phoneMedia = new Map<string, Uint8Array>()
+  /** Connections WhatsApp refuses new chats for (463), and the chats each one had before (still allowed). */
+  private readonly restricted = new Set<number>()
+  private readonly presences = new Map<number, { to: string; state: 'composing' | 'paused'; at: number }[]>()
   private downloadFailures = 0
   private mediaBytes = 0
   private mediaSeq = 0
@@ -226,6 +229,39 @@ export class SandboxNetwork {
   }
 
   /** Failure injection: the next `count` media downloads fail as a network error would (not expired). */
+  /**
+   * Failure injection: while on, sends from the connection to a chat it never talked with fail as WhatsApp's
+   * 463 (a restricted number / reach-out time lock) does; chats with earlier messages still work.
+   */
+  restrict(connectionId: number, on: boolean) {
+    if (on) this.restricted.add(connectionId)
+    else this.restricted.delete(connectionId)
+  }
+
+  /** @internal Whether a send to this chat is refused now (restricted, and no earlier message in the chat). */
+  refuses(connectionId: number, jid: string) {
+    if (!this.restricted.has(connectionId)) return false
+    for (const msg of this.messages.get(connectionId)?.values() ?? [])
+      if (msg.key.remoteJid === jid) return false
+    return true
+  }
+
+  /** @internal */
+  recordPresence(connectionId: number, to: string, state: 'composing' | 'paused') {
+    let list = this.presences.get(connectionId)
+    if (!list) {
+      list = []
+      this.presences.set(connectionId, list)
+    }
+    list.push({ to, state, at: this.clock.now() })
+    if (list.length > MAX_OUTBOUND_PER_CONNECTION) list.shift()
+  }
+
+  /** The "typing..." (composing) and paused presences the connection sent, oldest first. */
+  presence(connectionId: number) {
+    return (this.presences.get(connectionId) ?? []).map((p) => ({ ...p }))
+  }
+
   failDownloads(count: number) {
     this.downloadFailures = Math.max(0, Math.floor(count))
   }

@@ -349,6 +349,14 @@ export class SandboxChannelSession implements ChannelSession {
   async send(to: ContactRef, content: OutboundContent, options?: SendOptions): Promise<MsgRef> {
     this.requireConnected()
     const jid = this.target(to)
+    if (this.net.refuses(this.connectionId, jid))
+      throw new AppError(
+        'ERR_WAPP_RESTRICTED',
+        '463: this number may not start new chats for now (reach-out time lock)',
+        {
+          status: 463,
+        },
+      )
     const now = this.net.clock.now()
     const record: Omit<OutboundRecord, 'id' | 'to' | 'at' | 'ack'> = { kind: content.kind }
     let message: proto.IMessage
@@ -395,6 +403,12 @@ export class SandboxChannelSession implements ChannelSession {
     const quoted = options?.quoted ? this.quotable(options.quoted) : undefined
     if (options?.quoted) record.quotedId = options.quoted.id
     return this.dispatch(jid, message, record, quoted, true)
+  }
+
+  /** "typing..." in the customer's chat (recorded, see SandboxNetwork.presence). */
+  async sendPresence(to: ContactRef, state: 'composing' | 'paused') {
+    this.requireConnected()
+    this.net.recordPresence(this.connectionId, this.target(to), state)
   }
 
   async react(target: MsgRef, emoji: string) {

@@ -1,11 +1,15 @@
+import { type } from 'arktype'
 import { type Context, Hono } from 'hono'
 import { AppError } from '../../../shared/errors'
 import type { SandboxNetwork } from '../../channels/sandbox'
 import { ctxOf, requireAdmin, requireAuth } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
-import { jsonBody, pathId } from '../../http/validate'
+import { jsonBody, parse, pathId } from '../../http/validate'
 import { getConnectionRowInCompany } from '../connections/service'
 import { inboundOf } from '../inbound'
+
+/** `POST /sandbox/connections/{id}/restrict`: `{ "on": true }` makes sends to new chats fail as WhatsApp's 463. */
+const restrictBody = type({ '+': 'delete', on: 'boolean' })
 
 /** The most messages one inbound request may carry. */
 export const MAX_INBOUND_BATCH = 500
@@ -64,4 +68,10 @@ export function sandboxRoutes(network: SandboxNetwork) {
       return c.json(result, 201)
     })
     .get('/connections/:id/outbound', (c) => c.json(network.outbound(sandboxConnection(c).id)))
+    .post('/connections/:id/restrict', async (c) => {
+      const row = sandboxConnection(c)
+      const { on } = parse(restrictBody, await jsonBody(c))
+      network.restrict(row.id, on)
+      return c.json({ id: row.id, restricted: on })
+    })
 }

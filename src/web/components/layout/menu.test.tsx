@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { screen, within } from '@testing-library/react'
 import { Bot } from 'lucide-react'
 import type { PlanDto } from '../../../shared/api'
+import { setCampaignsShown } from '../../pages/campaigns/cshow'
 import { makeUser, mockFetch, renderAt, resetState, signIn } from '../../test/utils'
 import { MENU_ITEMS, visibleMenuItems } from './menu'
 
@@ -30,6 +31,8 @@ const plan = (flags: Partial<PlanDto>): PlanDto =>
 
 describe('menu items', () => {
   test('an attendant sees the everyday pages; an admin also sees the admin pages', () => {
+    // The campaign items also need the local flag 'cshow' (pages/campaigns/CampaignsPage.test.tsx tests it).
+    setCampaignsShown(true)
     expect(visibleMenuItems(makeUser({ profile: 'user' })).map((i) => i.to)).toEqual([
       '/tickets',
       '/contacts',
@@ -48,10 +51,16 @@ describe('menu items', () => {
       '/quick-messages',
       '/schedules',
       '/connections',
+      '/campaigns',
+      '/contact-lists',
+      '/campaigns-config',
+      '/files',
       '/queues',
       '/users',
       '/settings',
     ])
+    setCampaignsShown(false)
+    expect(visibleMenuItems(makeUser({ profile: 'admin' })).map((i) => i.to)).not.toContain('/campaigns')
     expect(visibleMenuItems(null)).toEqual([])
   })
 
@@ -90,7 +99,7 @@ describe('side menu in the shell', () => {
     const nav = screen.getByRole('navigation', { name: 'Navegação principal' })
     expect(within(nav).getByRole('link', { name: /Usuários/ })).toHaveAttribute('href', '/users')
     expect(within(nav).getByRole('link', { name: /Filas/ })).toBeInTheDocument()
-    expect(within(nav).getByRole('link', { name: /Configurações/ })).toBeInTheDocument()
+    expect(within(nav).getByRole('link', { name: /^Configurações$/ })).toBeInTheDocument()
     expect(screen.getByText(/Versão/)).toBeInTheDocument()
   })
 

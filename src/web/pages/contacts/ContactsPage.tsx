@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { BookUser, MessageSquarePlus, Pencil, Plus, Trash2, UserPlus } from 'lucide-react'
+import { BookUser, Download, MessageSquarePlus, Pencil, Plus, Trash2, Upload, UserPlus } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ContactDto } from '../../../shared/api'
@@ -16,6 +16,8 @@ import { useDebounced } from '../../lib/useDebounced'
 import { useLiveList } from '../../state/liveList'
 import { currentUser } from '../../state/session'
 import { toast } from '../../state/toast'
+import { ImportDialog } from '../contact-lists/ImportDialog'
+import { downloadFile } from '../contact-lists/lists'
 import { ContactAvatar } from './ContactAvatar'
 import { ContactDialog } from './ContactDialog'
 import { useStartTicket } from './StartTicket'
@@ -40,6 +42,12 @@ export function ContactsPage() {
   const [dialog, setDialog] = useState<{ id: number | null } | null>(null)
   const [deleting, setDeleting] = useState<ContactDto | null>(null)
   const list = useLiveList(contactsList, { search: term })
+  const [importing, setImporting] = useState(false)
+  // The export carries the numbers as this user sees them (masked unless isTricked is enabled): the server's rule.
+  const exportAs = (format: 'csv' | 'xlsx') =>
+    downloadFile(`/contacts/export?format=${format}`, `contatos.${format}`).catch(() =>
+      toast.error(t('contactLists.exportFailed')),
+    )
   const { upsert, remove } = list
   const startTicket = useStartTicket()
 
@@ -130,9 +138,20 @@ export function ContactsPage() {
       title={t('contacts.title')}
       subtitle={list.count != null ? t('contacts.count', { count: list.count }) : undefined}
       actions={
-        <Button icon={<Plus className="size-4" />} onClick={() => setDialog({ id: null })}>
-          {t('contacts.add')}
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" icon={<Upload className="size-4" />} onClick={() => setImporting(true)}>
+            {t('contactLists.importButton')}
+          </Button>
+          <Button variant="secondary" icon={<Download className="size-4" />} onClick={() => exportAs('csv')}>
+            {t('contactLists.exportCsv')}
+          </Button>
+          <Button variant="secondary" icon={<Download className="size-4" />} onClick={() => exportAs('xlsx')}>
+            {t('contactLists.exportXlsx')}
+          </Button>
+          <Button icon={<Plus className="size-4" />} onClick={() => setDialog({ id: null })}>
+            {t('contacts.add')}
+          </Button>
+        </div>
       }
     >
       <LiveTableCard
@@ -170,6 +189,16 @@ export function ContactsPage() {
       )}
       {startTicket.dialog}
       <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+      {importing && (
+        <ImportDialog
+          open
+          onClose={() => setImporting(false)}
+          uploadPath="/contacts/import"
+          jobPath={(id) => `/contacts/import/${id}`}
+          onDone={() => list.reload()}
+          showSample={can(currentUser.value, 'drawer-admin-items:view')}
+        />
+      )}
     </Page>
   )
 }

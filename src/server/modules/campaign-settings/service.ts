@@ -1,0 +1,81 @@
+/**
+ * Campaign settings (spec 2, "Campaign settings"; section 9): per company, one `campaign_settings` row per key,
+ * its value as JSON text. A key without a row answers its default. Admins only (the route says so); the
+ * campaigns engine reads the same rows by key. A save publishes `company-{id}-campaignSettings` to the admins.
+ */
+import type { Database } from 'bun:sqlite'
+import {
+  CAMPAIGN_SETTING_DEFAULTS,
+  CAMPAIGN_SETTING_KEYS,
+  type CampaignSettingItem,
+  type CampaignSettingKey,
+  type CampaignSettings,
+  campaignSettingsOf,
+  uniqueVariables,
+} from '../../../shared/campaign-settings'
+import type { CampaignSettingsInput } from '../../../shared/schemas/campaign-settings'
+import type { Ctx } from '../../context'
+import { transact, userActor } from '../../context'
+import { stmt } from '../../db/statements'
+import { channel, rooms } from '../../realtime/rooms'
+import { sqliteOf } from '../tickets/dto'
+
+type Row = { key: string; value: string }
+
+function parseValue(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** The company's settings, every key present: the stored value, or the default for a missing or unreadable one. */
+export function readCampaignSettings(sqlite: Database, companyId: number): CampaignSettings {
+  const rows = stmt<Row, [number]>(
+    sqlite,
+    'SELECT key, value FROM campaign_settings WHERE company_id = ?',
+  ).all(companyId)
+  return campaignSettingsOf(rows.map((r) => ({ key: r.key, value: parseValue(r.value) })))
+}
+
+function itemsOf(settings: CampaignSettings): CampaignSettingItem[] {
+  return CAMPAIGN_SETTING_KEYS.map((key) => ({ key, value: settings[key] }) as CampaignSettingItem)
+}
+
+/** `GET /campaign-settings`: `[{ key, value }]` for the four keys, defaults where unset. */
+export function getCampaignSettings(ctx: Ctx): CampaignSettingItem[] {
+  const actor = userActor(ctx)
+  return itemsOf(readCampaignSettings(ctx.sqlite, actor.companyId))
+}
+
+/**
+ * `POST /campaign-settings`: writes the keys the body holds (validated against the spec's options); variables
+ * keep the first of each key. Answers the whole settings, as GET does.
+ */
+export function saveCampaignSettings(ctx: Ctx, input: CampaignSettingsInput): CampaignSettingItem[] {
+  const actor = userActor(ctx)
+  const given = input.settings
+  const changes: Partial<CampaignSettings> = {}
+  if (given.messageInterval !== undefined) changes.messageInterval = given.messageInterval
+  if (given.longerIntervalAfter !== undefined) changes.longerIntervalAfter = given.longerIntervalAfter
+  if (given.greaterInterval !== undefined) changes.greaterInterval = given.greaterInterval
+  if (given.variables !== undefined) changes.variables = uniqueVariables(given.variables)
+  return transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
+    const now = ctx.clock.now()
+    for (const key of Object.keys(changes) as CampaignSettingKey[]) {
+      stmt(
+        sqlite,
+        `INSERT INTO campaign_settings (company_id, key, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (company_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+      ).run(actor.companyId, key, JSON.stringify(changes[key] ?? CAMPAIGN_SETTING_DEFAULTS[key]), now, now)
+    }
+    const items = itemsOf(readCampaignSettings(sqlite, actor.companyId))
+    events.publish(rooms.admins(actor.companyId), channel(actor.companyId, 'campaignSettings'), {
+      action: 'update',
+      settings: items,
+    })
+    return items
+  })
+}

@@ -1,0 +1,103 @@
+/**
+ * The WhatsApp check of contact list items (the green or grey icon). Items start unknown (is_whatsapp_valid
+ * null); a per-server background loop asks the company's default connection (or else any connected one) about
+ * CHECK_BATCH numbers at a time, CHECK_PAUSE_MS apart on the injected clock, so a 10,000-row import does not hammer
+ * WhatsApp. The unknown column is the durable state: with no connection up the loop stops and the items stay
+ * grey; the next item change, import or look at the list (or a restart, `resumeValidityChecks`) kicks it again.
+ */
+import type { ChannelSession } from '../../channels/types'
+import type { Deps } from '../../context'
+import { transact } from '../../context'
+import { sqliteOf } from '../tickets/dto'
+import { publishItem as publishItemRow } from './service'
+
+export const CHECK_BATCH = 25
+export const CHECK_PAUSE_MS = 2_000
+
+type Checker = { kick(companyId: number): void; running(companyId: number): boolean }
+
+const checkers = new WeakMap<object, Checker>()
+
+function connectedSession(deps: Deps, companyId: number): ChannelSession | undefined {
+  const ids = deps.sqlite
+    .query<{ id: number }, [number]>(
+      'SELECT id FROM whatsapps WHERE company_id = ? ORDER BY is_default DESC, id',
+    )
+    .all(companyId)
+  for (const { id } of ids) {
+    const session = deps.channels.session(id)
+    if (session?.status === 'CONNECTED') return session
+  }
+  return undefined
+}
+
+type Unchecked = { id: number; number: string }
+
+export function validityChecker(deps: Deps): Checker {
+  const known = checkers.get(deps.sqlite)
+  if (known) return known
+  const active = new Set<number>()
+
+  const step = async (companyId: number): Promise<boolean> => {
+    const session = connectedSession(deps, companyId)
+    if (!session) return false
+    const batch = deps.sqlite
+      .query<Unchecked, [number, number]>(
+        `SELECT id, number FROM contact_list_items WHERE company_id = ? AND is_whatsapp_valid IS NULL ORDER BY id LIMIT ?`,
+      )
+      .all(companyId, CHECK_BATCH)
+    if (batch.length === 0) return false
+    const unique = [...new Set(batch.map((b) => b.number))]
+    const answers = await session.checkNumbers(unique)
+    const exists = new Map(answers.map((a) => [a.phone, a.exists]))
+    transact(deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
+      const now = deps.clock.now()
+      for (const item of batch) {
+        const valid = exists.get(item.number)
+        if (valid === undefined) continue
+        const row = sqlite
+          .query<Parameters<typeof publishItemRow>[1], [number, number, number]>(
+            `UPDATE contact_list_items SET is_whatsapp_valid = ?, updated_at = ? WHERE id = ? AND is_whatsapp_valid IS NULL
+             RETURNING id, name, number, email, is_whatsapp_valid AS isWhatsappValid, company_id AS companyId,
+               contact_list_id AS contactListId, created_at AS createdAt, updated_at AS updatedAt`,
+          )
+          .get(valid ? 1 : 0, now, item.id)
+        if (row) publishItemRow(events, row, 'update')
+      }
+    })
+    // A session that answered nothing for a number leaves it unknown; stop rather than ask again at once.
+    return answers.length > 0
+  }
+
+  const loop = async (companyId: number) => {
+    try {
+      while (await step(companyId)) await new Promise<void>((r) => deps.clock.setTimeout(r, CHECK_PAUSE_MS))
+    } catch (err) {
+      deps.log.warn('contact list check failed', { companyId, error: (err as Error).message })
+    } finally {
+      active.delete(companyId)
+    }
+  }
+
+  const checker: Checker = {
+    kick(companyId) {
+      if (active.has(companyId)) return
+      active.add(companyId)
+      void loop(companyId)
+    },
+    running: (companyId) => active.has(companyId),
+  }
+  checkers.set(deps.sqlite, checker)
+  return checker
+}
+
+/** At boot: every company with unknown items gets its check going again (it stops at once if no connection is up). */
+export function resumeValidityChecks(deps: Deps) {
+  const companies = deps.sqlite
+    .query<{ companyId: number }, []>(
+      'SELECT DISTINCT company_id AS companyId FROM contact_list_items WHERE is_whatsapp_valid IS NULL',
+    )
+    .all()
+  for (const { companyId } of companies) validityChecker(deps).kick(companyId)
+}

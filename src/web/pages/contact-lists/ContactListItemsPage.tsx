@@ -1,0 +1,214 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { ArrowLeft, CircleCheck, Pencil, Plus, Trash2, Upload, UserPlus, Users } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useParams } from 'react-router-dom'
+import type { ContactListDto, ContactListItemDto } from '../../../shared/contact-lists'
+import { can } from '../../../shared/permissions'
+import { api } from '../../api/client'
+import { errorMessage } from '../../api/errors'
+import { subscribe } from '../../api/live'
+import { LiveTableCard } from '../../components/LiveTableCard'
+import { Page } from '../../components/layout/Page'
+import { Button, IconButton } from '../../components/ui/Button'
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { EmptyState } from '../../components/ui/EmptyState'
+import type { Column } from '../../components/ui/Table'
+import { useDebounced } from '../../lib/useDebounced'
+import { useLiveList } from '../../state/liveList'
+import { currentUser } from '../../state/session'
+import { toast } from '../../state/toast'
+import { ContactListItemDialog } from './ContactListItemDialog'
+import { SEARCH_DEBOUNCE } from './ContactListsPage'
+import { ImportDialog } from './ImportDialog'
+import { contactListItemsList } from './lists'
+
+/** The # column: green when WhatsApp knows the number, grey when not (or not yet checked). */
+function Validity({ item }: { item: ContactListItemDto }) {
+  const { t } = useTranslation()
+  const label =
+    item.isWhatsappValid == null
+      ? t('contactLists.validUnknown')
+      : item.isWhatsappValid
+        ? t('contactLists.valid')
+        : t('contactLists.invalid')
+  return (
+    <CircleCheck
+      role="img"
+      aria-label={label}
+      className={`size-4 ${item.isWhatsappValid ? 'text-success' : 'text-subtle'}`}
+      data-valid={String(item.isWhatsappValid)}
+    >
+      <title>{label}</title>
+    </CircleCheck>
+  )
+}
+
+/**
+ * One list's contacts (spec 2): title, search, buttons Lists, Import (xls or xlsx) and Add; table #, name,
+ * number, email, actions; delete only with contacts-page:deleteContact. Live by `company-{id}-ContactListItem`.
+ */
+export function ContactListItemsPage() {
+  useSignals()
+  const { t } = useTranslation()
+  const contactListId = Number(useParams().contactListId)
+  const [contactList, setContactList] = useState<ContactListDto | null>(null)
+  const [search, setSearch] = useState('')
+  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
+  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
+  const [importing, setImporting] = useState(false)
+  const [deleting, setDeleting] = useState<ContactListItemDto | null>(null)
+  const list = useLiveList(contactListItemsList, { contactListId, search: term })
+  const mayDelete = can(currentUser.value, 'contacts-page:deleteContact')
+  const { reload } = list
+
+  useEffect(() => {
+    const ctrl = new AbortController()
+    api
+      .get<ContactListDto>(`/contact-lists/${contactListId}`, { signal: ctrl.signal })
+      .then(setContactList)
+      .catch(() => {})
+    return () => ctrl.abort()
+  }, [contactListId])
+
+  useEffect(() => {
+    const companyId = currentUser.peek()?.companyId
+    if (!companyId) return
+    return subscribe(`company-${companyId}-ContactListItem`, (data) => {
+      if (data.action === 'reload' && data.contactListId === contactListId) reload()
+    })
+  }, [contactListId, reload])
+
+  const confirmDelete = async () => {
+    if (!deleting) return
+    try {
+      await api.delete(`/contact-list-items/${deleting.id}`)
+      list.remove(deleting.id)
+      toast.success(t('contactLists.itemDeleted'))
+    } catch (err) {
+      toast.error(errorMessage(err))
+      throw err
+    }
+  }
+
+  const actions = (item: ContactListItemDto) => (
+    <div className="flex justify-end gap-0.5">
+      <IconButton
+        size="sm"
+        label={`${t('common.edit')}: ${item.name}`}
+        icon={<Pencil className="size-4" />}
+        onClick={() => setDialog({ id: item.id })}
+      />
+      {mayDelete && (
+        <IconButton
+          size="sm"
+          variant="danger-ghost"
+          label={`${t('common.delete')}: ${item.name}`}
+          icon={<Trash2 className="size-4" />}
+          onClick={() => setDeleting(item)}
+        />
+      )}
+    </div>
+  )
+
+  const columns: Column<ContactListItemDto>[] = [
+    { key: 'valid', header: '#', cell: (i) => <Validity item={i} />, width: '48px', align: 'center' },
+    { key: 'name', header: t('contactLists.name'), cell: (i) => i.name },
+    {
+      key: 'number',
+      header: t('contactLists.number'),
+      cell: (i) => <span className="tabular-nums">{i.number}</span>,
+    },
+    {
+      key: 'email',
+      header: t('contactLists.email'),
+      cell: (i) => i.email || <span className="text-subtle">—</span>,
+    },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('common.actions')}</span>,
+      cell: actions,
+      align: 'right',
+      width: '96px',
+    },
+  ]
+
+  return (
+    <Page
+      title={contactList?.name ?? t('contactLists.contacts')}
+      subtitle={list.count != null ? t('contactLists.contactsOf', { count: list.count }) : undefined}
+      actions={
+        <div className="flex flex-wrap gap-2">
+          <Link to="/contact-lists">
+            <Button variant="secondary" icon={<ArrowLeft className="size-4" />} tabIndex={-1}>
+              {t('contactLists.lists')}
+            </Button>
+          </Link>
+          <Button variant="secondary" icon={<Upload className="size-4" />} onClick={() => setImporting(true)}>
+            {t('contactLists.importButton')}
+          </Button>
+          <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+            {t('contactLists.add')}
+          </Button>
+        </div>
+      }
+    >
+      <LiveTableCard
+        list={list}
+        search={search}
+        onSearch={setSearch}
+        searchLabel={t('contactLists.search')}
+        term={term}
+        noMatches={{
+          title: t('contactLists.emptySearchTitle'),
+          text: t('contactLists.emptySearch', { term }),
+        }}
+        label={t('contactLists.contacts')}
+        rowKey={(i) => i.id}
+        columns={columns}
+        mobileCard={(i) => (
+          <div className="flex items-center gap-3">
+            <Validity item={i} />
+            <div className="min-w-0 flex-1">
+              <div className="truncate font-medium">{i.name}</div>
+              <div className="text-muted text-xs tabular-nums">{i.number}</div>
+            </div>
+            {actions(i)}
+          </div>
+        )}
+        empty={
+          <EmptyState
+            icon={<Users />}
+            title={t('contactLists.emptyItemsTitle')}
+            action={
+              <Button icon={<UserPlus className="size-4" />} onClick={() => setDialog({})}>
+                {t('contactLists.add')}
+              </Button>
+            }
+          >
+            {t('contactLists.emptyItemsText')}
+          </EmptyState>
+        }
+      />
+      {dialog && (
+        <ContactListItemDialog
+          open
+          contactListId={contactListId}
+          recordId={dialog.id}
+          onClose={() => setDialog(null)}
+          onSaved={(r) => list.upsert(r)}
+        />
+      )}
+      {importing && (
+        <ImportDialog
+          open
+          onClose={() => setImporting(false)}
+          uploadPath={`/contact-lists/${contactListId}/upload`}
+          jobPath={(id) => `/contact-lists/imports/${id}`}
+          onDone={() => reload()}
+        />
+      )}
+      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+    </Page>
+  )
+}
