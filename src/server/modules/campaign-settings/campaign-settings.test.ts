@@ -7,6 +7,8 @@ const DEFAULTS = [
   { key: 'messageInterval', value: 20 },
   { key: 'longerIntervalAfter', value: 20 },
   { key: 'greaterInterval', value: 60 },
+  { key: 'dailyLimit', value: null },
+  { key: 'sendWindow', value: null },
   { key: 'variables', value: [] },
 ]
 
@@ -34,6 +36,8 @@ describe('campaign settings', () => {
       { key: 'messageInterval', value: 5 },
       { key: 'longerIntervalAfter', value: 20 },
       { key: 'greaterInterval', value: 120 },
+      { key: 'dailyLimit', value: null },
+      { key: 'sendWindow', value: null },
       {
         key: 'variables',
         value: [
@@ -100,6 +104,60 @@ describe('campaign settings', () => {
     expect((await admin.get('/campaign-settings')).body[0]).toEqual({ key: 'messageInterval', value: 20 })
   })
 
+  test('dailyLimit (whole 1..10000, null: the warm-up) and sendWindow (two HH:MM that differ, may cross midnight; null: any hour)', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const get = async () =>
+      Object.fromEntries(
+        ((await admin.get('/campaign-settings')).body as { key: string; value: unknown }[]).map((i) => [
+          i.key,
+          i.value,
+        ]),
+      )
+    const saved = await admin.post('/campaign-settings', {
+      settings: { dailyLimit: 120, sendWindow: { start: '22:00', end: '06:30', extra: 1 } },
+    })
+    expect(saved.status).toBe(200)
+    expect(saved.body).toContainEqual({ key: 'dailyLimit', value: 120 })
+    expect(saved.body).toContainEqual({ key: 'sendWindow', value: { start: '22:00', end: '06:30' } })
+    expect(await get()).toMatchObject({ dailyLimit: 120, sendWindow: { start: '22:00', end: '06:30' } })
+    // The engine reads the same rows.
+    const rows = h.deps.sqlite
+      .query('SELECT key, value FROM campaign_settings WHERE company_id = ? ORDER BY key')
+      .all(h.a.id)
+    expect(rows).toContainEqual({ key: 'dailyLimit', value: '120' })
+    expect(rows).toContainEqual({ key: 'sendWindow', value: '{"start":"22:00","end":"06:30"}' })
+    for (const settings of [
+      { dailyLimit: 0 },
+      { dailyLimit: -1 },
+      { dailyLimit: 10001 },
+      { dailyLimit: 1.5 },
+      { dailyLimit: '50' },
+      { dailyLimit: true },
+      { sendWindow: '22:00-06:00' },
+      { sendWindow: { start: '22:00' } },
+      { sendWindow: { start: '24:00', end: '06:00' } },
+      { sendWindow: { start: '9:00', end: '18:00' } },
+      { sendWindow: { start: '09:00', end: '18:60' } },
+      { sendWindow: { start: '09:00:00', end: '18:00' } },
+      { sendWindow: { start: '10:00', end: '10:00' } },
+      { sendWindow: { start: 900, end: 1800 } },
+      { sendWindow: [] },
+    ]) {
+      const res = await admin.post('/campaign-settings', { settings })
+      expectRefused(JSON.stringify(settings).slice(0, 60), res, 400)
+    }
+    // Refused bodies changed nothing.
+    expect(await get()).toMatchObject({ dailyLimit: 120, sendWindow: { start: '22:00', end: '06:30' } })
+    for (const dailyLimit of [1, 10000])
+      expect((await admin.post('/campaign-settings', { settings: { dailyLimit } })).status).toBe(200)
+    expect((await get()).dailyLimit).toBe(10000)
+    // null turns each back off: the warm-up, any hour.
+    const off = await admin.post('/campaign-settings', { settings: { dailyLimit: null, sendWindow: null } })
+    expect(off.status).toBe(200)
+    expect(await get()).toMatchObject({ dailyLimit: null, sendWindow: null })
+  })
+
   test('admins only; an attendant is 403', async () => {
     const h = await createHarness()
     const agent = await h.as(h.a.attendant)
@@ -134,11 +192,22 @@ describe('campaign settings', () => {
     const admin = await h.as(h.a.admin)
     await expectJunkBodiesRefused(h, admin.token, 'POST', '/campaign-settings')
     for (const value of JUNK_VALUES) {
-      for (const key of ['messageInterval', 'longerIntervalAfter', 'greaterInterval', 'variables'])
+      for (const key of [
+        'messageInterval',
+        'longerIntervalAfter',
+        'greaterInterval',
+        'dailyLimit',
+        'sendWindow',
+        'variables',
+      ])
         expectNo500(
           `${key}=${JSON.stringify(value)}`,
           await admin.post('/campaign-settings', { settings: { [key]: value } }),
         )
+      expectNo500(
+        `sendWindow.start=${JSON.stringify(value)}`,
+        await admin.post('/campaign-settings', { settings: { sendWindow: { start: value, end: '10:00' } } }),
+      )
       expectNo500(
         `settings=${JSON.stringify(value)}`,
         await admin.post('/campaign-settings', { settings: value }),

@@ -43,7 +43,7 @@ function itemsOf(settings: CampaignSettings): CampaignSettingItem[] {
   return CAMPAIGN_SETTING_KEYS.map((key) => ({ key, value: settings[key] }) as CampaignSettingItem)
 }
 
-/** `GET /campaign-settings`: `[{ key, value }]` for the four keys, defaults where unset. */
+/** `GET /campaign-settings`: `[{ key, value }]` for every key, defaults where unset. */
 export function getCampaignSettings(ctx: Ctx): CampaignSettingItem[] {
   const actor = userActor(ctx)
   return itemsOf(readCampaignSettings(ctx.sqlite, actor.companyId))
@@ -60,11 +60,15 @@ export function saveCampaignSettings(ctx: Ctx, input: CampaignSettingsInput): Ca
   if (given.messageInterval !== undefined) changes.messageInterval = given.messageInterval
   if (given.longerIntervalAfter !== undefined) changes.longerIntervalAfter = given.longerIntervalAfter
   if (given.greaterInterval !== undefined) changes.greaterInterval = given.greaterInterval
+  if (given.dailyLimit !== undefined) changes.dailyLimit = given.dailyLimit
+  if (given.sendWindow !== undefined)
+    changes.sendWindow = given.sendWindow && { start: given.sendWindow.start, end: given.sendWindow.end }
   if (given.variables !== undefined) changes.variables = uniqueVariables(given.variables)
   return transact(ctx, (tx, events) => {
     const sqlite = sqliteOf(tx)
     const now = ctx.clock.now()
     for (const key of Object.keys(changes) as CampaignSettingKey[]) {
+      // null (dailyLimit: the warm-up; sendWindow: any hour) is stored as JSON null, read back as unset.
       stmt(
         sqlite,
         `INSERT INTO campaign_settings (company_id, key, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?)

@@ -109,6 +109,12 @@ describe('campaigns API', () => {
     const scheduled = (await admin.post('/campaigns', { ...base, scheduledAt: '2026-12-01 10:00:00' })).body
     const cancelled = await admin.post(`/campaigns/${scheduled.id}/cancel`)
     expect(cancelled.body.status).toBe('CANCELADA')
+    // Cancelled is not editable (spec 2 §4): GET says so, and the PUT the dialog no longer offers is refused.
+    expect(cancelled.body.editable).toBe(false)
+    expect((await admin.get(`/campaigns/${scheduled.id}`)).body.editable).toBe(false)
+    const put = await admin.put(`/campaigns/${scheduled.id}`, { ...base, name: 'Natal 2' })
+    expect(put.status).toBe(409)
+    expect(put.body.error).toBe('ERR_CAMPAIGN_NOT_EDITABLE')
   })
 
   test('media: upload and remove the attachment', async () => {

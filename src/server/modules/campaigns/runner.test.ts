@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { whatsapps } from '../../db/schema'
+import { storeMedia } from '../../media/store'
 import { createHarness, type Harness } from '../../test/harness'
-import { resetCampaignRunner, typingMsOf } from './runner'
+import { FILE_GAP_MS, resetCampaignRunner, typingMsOf } from './runner'
 import {
   advance,
   HOUR,
@@ -17,6 +18,33 @@ import {
 
 const outbound = (h: Harness, connectionId: number) =>
   h.deps.sandboxNetwork!.outbound(connectionId).filter((r) => r.kind === 'text')
+const everything = (h: Harness, connectionId: number) =>
+  h.deps.sandboxNetwork!.outbound(connectionId).filter((r) => r.kind !== 'callReject')
+
+/** A file list of the company (raw rows: the files area owns the tables); options without `file` have none. */
+function makeFileList(
+  h: Harness,
+  companyId: number,
+  options: { name: string; file?: { mime: string; name: string } }[],
+) {
+  const now = h.clock.now()
+  const list = h.deps.sqlite
+    .query<{ id: number }, [number, number, number]>(
+      `INSERT INTO files (company_id, name, message, created_at, updated_at) VALUES (?, 'Catálogo', '', ?, ?)
+       RETURNING id`,
+    )
+    .get(companyId, now, now)!
+  for (const o of options) {
+    const stored = o.file ? storeMedia(h.deps, companyId, new TextEncoder().encode(o.name), o.file) : null
+    h.deps.sqlite
+      .query(
+        `INSERT INTO file_options (file_id, name, path, media_type, media_name, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(list.id, o.name, stored?.path ?? null, o.file?.mime ?? null, o.file?.name ?? null, now, now)
+  }
+  return list.id
+}
 
 async function startNow(
   admin: Awaited<ReturnType<Harness['as']>>,
@@ -285,5 +313,121 @@ describe('campaigns runner', () => {
     await advance(h, 2 * MIN)
     expect(outbound(h, connection.id)).toHaveLength(3)
     expect((await admin.get(`/campaigns/${id}`)).body.status).toBe('FINALIZADA')
+  })
+
+  test('cap and window set by an admin through POST /campaign-settings drive the runner (a window across midnight)', async () => {
+    const h = await createHarness({ sandbox: true })
+    const { admin, connection } = await sandboxSetup(h)
+    // 12:00Z is 09:00 in São Paulo: outside a 22:00-06:00 window, which crosses midnight.
+    const saved = await admin.post('/campaign-settings', {
+      settings: {
+        messageInterval: 0,
+        longerIntervalAfter: 0,
+        dailyLimit: 2,
+        sendWindow: { start: '22:00', end: '06:00' },
+      },
+    })
+    expect(saved.status).toBe(200)
+    const list = makeContactList(h, h.a.id, people(3))
+    const start = h.clock.now()
+    const id = await startNow(admin, h, { whatsappId: connection.id, contactListId: list })
+    await advance(h, 12 * HOUR, MIN)
+    expect(outbound(h, connection.id)).toHaveLength(0)
+    expect((await (await h.as(h.a.admin)).get(`/campaigns/${id}`)).body.waitingReason).toBe('window')
+    // 22:00: the window opens; the cap of 2 holds until the day turns.
+    await advance(h, HOUR + 10 * MIN, 10 * SEC)
+    let sent = outbound(h, connection.id)
+    expect(sent).toHaveLength(2)
+    expect(sent.every((r) => r.at - start >= 13 * HOUR)).toBe(true)
+    expect((await (await h.as(h.a.admin)).get(`/campaigns/${id}`)).body.waitingReason).toBe('daily_cap')
+    await advance(h, HOUR + 40 * MIN, MIN)
+    expect(outbound(h, connection.id)).toHaveLength(2)
+    // 00:00 São Paulo: a new day, still inside the window (it crosses midnight): the third goes.
+    await advance(h, 30 * MIN, 10 * SEC)
+    sent = outbound(h, connection.id)
+    expect(sent).toHaveLength(3)
+    expect(sent[2]!.at - start).toBeGreaterThanOrEqual(15 * HOUR)
+    expect(sent[2]!.at - start).toBeLessThan(15 * HOUR + 10 * MIN)
+    expect((await (await h.as(h.a.admin)).get(`/campaigns/${id}`)).body.status).toBe('FINALIZADA')
+  })
+
+  test('file list: after each main message its options with a file go, the option name as caption', async () => {
+    const h = await createHarness({ sandbox: true })
+    setCampaignSettings(h, h.a.id, { messageInterval: 10, longerIntervalAfter: 0 })
+    const { admin, connection } = await sandboxSetup(h)
+    const fileListId = makeFileList(h, h.a.id, [
+      { name: 'Frente', file: { mime: 'image/png', name: 'frente.png' } },
+      { name: 'Sem arquivo' },
+      { name: 'Tabela de preços', file: { mime: 'application/pdf', name: 'precos.pdf' } },
+    ])
+    const list = makeContactList(h, h.a.id, people(2))
+    const id = await startNow(admin, h, {
+      whatsappId: connection.id,
+      contactListId: list,
+      fileListId,
+      message1: 'Oferta para {nome}',
+    })
+    await advance(h, 2 * MIN)
+    const sent = everything(h, connection.id)
+    const [p1, p2] = shippings(h, id)
+    const to1 = `${p1!.number}@s.whatsapp.net`
+    const to2 = `${p2!.number}@s.whatsapp.net`
+    expect(sent.map((r) => [r.to, r.kind, r.body])).toEqual([
+      [to1, 'text', 'Oferta para Pessoa 1'],
+      [to1, 'image', 'Frente'],
+      [to1, 'document', 'Tabela de preços'],
+      [to2, 'text', 'Oferta para Pessoa 2'],
+      [to2, 'image', 'Frente'],
+      [to2, 'document', 'Tabela de preços'],
+    ])
+    expect(sent[2]!.media?.fileName).toBe('precos.pdf')
+    expect(sent[1]!.at - sent[0]!.at).toBe(FILE_GAP_MS)
+    // Paced as one send: the next contact's wait (random() = 0.5: 5 s) counts from the last file.
+    expect(sent[3]!.at - sent[2]!.at).toBe(5 * SEC)
+    expect(shippings(h, id).map((s) => [s.state, s.error])).toEqual([
+      ['delivered', null],
+      ['delivered', null],
+    ])
+    expect((await admin.get(`/campaigns/${id}`)).body.status).toBe('FINALIZADA')
+  })
+
+  test('file list, exactly once: a kill between the message and its files never resends either; a missing file is reported', async () => {
+    const h = await createHarness({ sandbox: true })
+    setCampaignSettings(h, h.a.id, { messageInterval: 0, longerIntervalAfter: 0 })
+    const { admin, connection } = await sandboxSetup(h)
+    const fileListId = makeFileList(h, h.a.id, [
+      { name: 'Frente', file: { mime: 'image/png', name: 'frente.png' } },
+      { name: 'Verso', file: { mime: 'image/png', name: 'verso.png' } },
+    ])
+    const list = makeContactList(h, h.a.id, people(3))
+    const id = await startNow(admin, h, { whatsappId: connection.id, contactListId: list, fileListId })
+    // Until the first main message went, while its files wait their gap.
+    for (let i = 0; i < 200 && everything(h, connection.id).length < 1; i++) await h.clock.tick(100)
+    expect(everything(h, connection.id).map((r) => r.kind)).toEqual(['text'])
+    // The process dies there: a runner rebuilt over the same database.
+    const runner = resetCampaignRunner(h.deps, { random: () => 0.5 })
+    await runner.start()
+    // Meanwhile a file of the list disappears from the disk.
+    const verso = h.deps.sqlite
+      .query<{ path: string }, []>(`SELECT path FROM file_options WHERE name = 'Verso'`)
+      .get()!.path
+    await Bun.file(`${h.deps.mediaDir}/${h.a.id}/${verso}`).delete()
+    await advance(h, 2 * MIN)
+    const rows = shippings(h, id)
+    expect(rows[0]!.state).toBe('failed')
+    expect(rows[0]!.error).toContain('ERR_SEND_INTERRUPTED')
+    const sent = everything(h, connection.id)
+    const to = (n: number) => `${rows[n]!.number}@s.whatsapp.net`
+    // The first contact got its message once and nothing after; the others their message and the file left.
+    expect(sent.filter((r) => r.to === to(0)).map((r) => r.kind)).toEqual(['text'])
+    for (const n of [1, 2]) {
+      expect(sent.filter((r) => r.to === to(n)).map((r) => [r.kind, r.body ?? null])).toEqual([
+        ['text', expect.any(String)],
+        ['image', 'Frente'],
+      ])
+      expect(rows[n]!.state).toBe('delivered')
+      expect(rows[n]!.error).toBe('ERR_CAMPAIGN_FILES: Verso: the file is missing')
+    }
+    expect((await (await h.as(h.a.admin)).get(`/campaigns/${id}`)).body.status).toBe('FINALIZADA')
   })
 })

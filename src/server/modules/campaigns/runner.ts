@@ -11,6 +11,10 @@
  *   time: invalid ones are marked and never sent to); wait the pacing interval (the "typing..." shown before
  *   a message is part of it); claim the row (pending -> sending, or -> confirmation_sending) and count it in one
  *   transaction; send; record delivered / confirmation_requested, or failed with why.
+ * - File list: a campaign with a `fileListId` sends, right after a contact's main message (never after the
+ *   confirmation message), each option of the list that has a file, the option's name as its caption, in the
+ *   list's order, inside the same claim (a short gap between them). The row is settled only after the last of
+ *   them: delivered (the main message went), with `error` naming any file that did not go.
  * - Exactly once: a row is claimed before it is handed to WhatsApp. A row found still *_sending at start was
  *   interrupted while WhatsApp had it: it is marked failed (ERR_SEND_INTERRUPTED), never resent blindly. A kill
  *   between sends leaves nothing claimed, so nothing is skipped either.
@@ -23,8 +27,15 @@
  *   left.
  */
 import type { Database } from 'bun:sqlite'
+import { existsSync } from 'node:fs'
 import type { CampaignWaitingReason } from '../../../shared/api'
-import { campaignSettingsOf } from '../../../shared/campaign-settings'
+import {
+  campaignSettingsOf,
+  minutesOf,
+  WARMUP_FIRST_DAY,
+  WARMUP_MAX,
+  WARMUP_STEP,
+} from '../../../shared/campaign-settings'
 import { instantOf, wallTimeOf } from '../../../shared/timezone'
 import type { ChannelSession, ContactRef, OutboundContent } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
@@ -64,8 +75,10 @@ const DEFAULTS: CampaignRunnerOptions = {
 }
 
 /** The daily cap of a number's first days (no `dailyLimit` setting): 50 on day 1, +50 a day, up to 500. */
-export const WARMUP_FIRST_DAY = 50
-export const WARMUP_MAX = 500
+export { WARMUP_FIRST_DAY, WARMUP_MAX }
+
+/** The pause between a contact's main message and each file of the campaign's file list. */
+export const FILE_GAP_MS = 1_000
 
 /** "typing..." lasts 50 ms per character of the message, between 1 and 5 seconds. */
 export function typingMsOf(text: string) {
@@ -552,8 +565,13 @@ class ConnectionSender {
       } catch (err) {
         failure = err
       }
+      // The file list goes with the main message, under the same claim: a kill while it goes leaves the row
+      // *_sending, failed at boot and never resent, so no contact gets the message or a file twice.
+      const files = failure == null && !confirmationFirst ? await this.sendFiles(session, to, next) : null
       const sentAt = clock.now()
-      this.settle(next, confirmationFirst, day, wid, failure)
+      this.settle(next, confirmationFirst, day, wid, failure, files?.problem ?? null)
+      if (files?.restriction != null)
+        this.runner.pauseRestricted(this.whatsappId, errorText(files.restriction))
       const pacing = readPacing(sqlite, next.companyId)
       this.nextAt = sentAt + intervalAfter(sentToday + 1, pacing, this.runner.options.random)
     }
@@ -649,13 +667,50 @@ class ConnectionSender {
       .run(this.whatsappId, day, n)
   }
 
-  /** Records what the send did. */
+  /**
+   * The campaign's file list after the main message: each option with a file, its name as the caption. A file
+   * that cannot go (missing, refused) is named in `problem`; a restriction stops the rest (and pauses, by the
+   * caller); so does a stop. Nothing here is retried: the main message already went.
+   */
+  private async sendFiles(
+    session: ChannelSession,
+    to: ContactRef,
+    row: Shipping,
+  ): Promise<{ problem: string | null; restriction: unknown }> {
+    const problems: string[] = []
+    let restriction: unknown = null
+    for (const option of fileOptionsOf(this.deps.sqlite, row.campaignId)) {
+      const label = option.name || option.mediaName || 'file'
+      const path = option.path ? mediaFilePath(this.deps, row.companyId, option.path) : null
+      if (!path || !existsSync(path)) {
+        problems.push(`${label}: the file is missing`)
+        continue
+      }
+      if (restriction == null && !this.stopped) await this.sleep(FILE_GAP_MS)
+      // Looked at after the gap too: a stop (or a kill) while waiting sends nothing more.
+      if (this.stopped || restriction != null) {
+        problems.push(`${label}: not sent (${restriction != null ? 'restricted' : 'stopped'})`)
+        continue
+      }
+      try {
+        await session.send(to, mediaContent(path, option.mediaType, option.mediaName, option.name))
+      } catch (err) {
+        if (isRestriction(err)) restriction = err
+        problems.push(`${label}: ${errorText(err)}`)
+      }
+    }
+    const problem = problems.length ? `ERR_CAMPAIGN_FILES: ${problems.join('; ')}`.slice(0, MAX_ERROR) : null
+    return { problem, restriction }
+  }
+
+  /** Records what the send did (`fileProblem`: files of the file list that did not go, with a delivery). */
   private settle(
     row: Shipping,
     confirmationFirst: boolean,
     day: string,
     wid: string | null,
     failure: unknown,
+    fileProblem: string | null = null,
   ) {
     const sqlite = this.deps.sqlite
     const claimed = confirmationFirst ? 'confirmation_sending' : 'sending'
@@ -675,10 +730,10 @@ class ConnectionSender {
         else
           sqlite
             .query(
-              `UPDATE campaign_shippings SET state = 'delivered', delivered_at = ?, wid = ?, updated_at = ?
-                WHERE id = ? AND state = ?`,
+              `UPDATE campaign_shippings SET state = 'delivered', delivered_at = ?, wid = ?, error = ?,
+                      updated_at = ? WHERE id = ? AND state = ?`,
             )
-            .run(now, wid, now, row.id, claimed)
+            .run(now, wid, fileProblem, now, row.id, claimed)
       } else if (notSent) {
         // Nothing left: the row goes back in line (and the day's count back down).
         sqlite
@@ -704,23 +759,47 @@ class ConnectionSender {
     ).get(row.campaignId)
     const path = media?.path ? mediaFilePath(this.deps, row.companyId, media.path) : null
     if (!media?.path || !path) return textContent(row.message)
-    const mime = media.mime ?? 'application/octet-stream'
-    const kind = mime.startsWith('image/')
-      ? 'image'
-      : mime.startsWith('video/')
-        ? 'video'
-        : mime.startsWith('audio/')
-          ? 'audio'
-          : 'document'
-    const content: OutboundContent = { kind, path, mimetype: mime }
-    if (media.name) content.fileName = media.name
-    if (row.message && kind !== 'audio') content.caption = row.message
-    return content
+    return mediaContent(path, media.mime, media.name, row.message)
   }
 }
 
 function textContent(body: string): OutboundContent {
   return { kind: 'text', body }
+}
+
+/** A stored file as WhatsApp media of its type; the caption where the type has one (not audio). */
+function mediaContent(
+  path: string,
+  mime: string | null,
+  name: string | null,
+  caption: string,
+): OutboundContent {
+  const mimetype = mime || 'application/octet-stream'
+  const kind = mimetype.startsWith('image/')
+    ? 'image'
+    : mimetype.startsWith('video/')
+      ? 'video'
+      : mimetype.startsWith('audio/')
+        ? 'audio'
+        : 'document'
+  const content: OutboundContent = { kind, path, mimetype }
+  if (name) content.fileName = name
+  if (caption && kind !== 'audio') content.caption = caption
+  return content
+}
+
+/** The options with a file of the campaign's file list (of the campaign's company), in the list's order. */
+function fileOptionsOf(sqlite: Database, campaignId: number) {
+  return stmt<
+    { name: string; path: string | null; mediaType: string | null; mediaName: string | null },
+    [number]
+  >(
+    sqlite,
+    `SELECT o.name, o.path, o.media_type AS mediaType, o.media_name AS mediaName
+       FROM campaigns c JOIN files f ON f.id = c.file_list_id AND f.company_id = c.company_id
+       JOIN file_options o ON o.file_id = f.id
+      WHERE c.id = ? AND o.path IS NOT NULL ORDER BY o.id`,
+  ).all(campaignId)
 }
 
 /* ---------- helpers (pure or read-only) ---------- */
@@ -830,25 +909,18 @@ export function intervalAfter(n: number, p: Pacing, random: () => number): numbe
   return Math.round(random() * p.messageInterval * 1000)
 }
 
-const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/
-
 /**
- * `dailyLimit` (a positive number: messages a day per connection; absent or 0: the warm-up) and `sendWindow`
- * (`{ "start": "HH:mm", "end": "HH:mm" }` in the company's time zone; absent or null: any hour) from the
- * campaign settings.
+ * `dailyLimit` (a whole number 1..10000: messages a day per connection; absent or null: the warm-up) and
+ * `sendWindow` (`{ "start": "HH:MM", "end": "HH:MM" }` in the company's time zone, an end before the start
+ * crossing midnight; absent or null: any hour) from the campaign settings, read as POST /campaign-settings
+ * validates them (src/shared/campaign-settings.ts).
  */
 export function readProtection(sqlite: Database, companyId: number): Protection {
-  const items = settingValues(sqlite, companyId)
-  const limit = items.find((i) => i.key === 'dailyLimit')?.value
-  const window = items.find((i) => i.key === 'sendWindow')?.value as { start?: unknown; end?: unknown } | null
-  const minutes = (v: unknown) => {
-    const m = typeof v === 'string' ? HHMM.exec(v) : null
-    return m ? Number(m[1]) * 60 + Number(m[2]) : null
-  }
-  const start = minutes(window?.start)
-  const end = minutes(window?.end)
+  const s = readSettings(sqlite, companyId)
+  const start = minutesOf(s.sendWindow?.start)
+  const end = minutesOf(s.sendWindow?.end)
   return {
-    dailyLimit: typeof limit === 'number' && Number.isFinite(limit) && limit >= 1 ? Math.floor(limit) : null,
+    dailyLimit: s.dailyLimit,
     window: start != null && end != null && start !== end ? { start, end } : null,
   }
 }
@@ -895,7 +967,7 @@ export function dailyCapOf(sqlite: Database, whatsappId: number, day: string, pr
     sqlite,
     'SELECT count(*) AS n FROM connection_send_counters WHERE whatsapp_id = ? AND day < ? AND sent > 0',
   ).get(whatsappId, day)!.n
-  return Math.min(WARMUP_MAX, WARMUP_FIRST_DAY * (before + 1))
+  return Math.min(WARMUP_MAX, WARMUP_FIRST_DAY + WARMUP_STEP * before)
 }
 
 /** A send WhatsApp refused because the number is restricted (463, reach-out time lock). */

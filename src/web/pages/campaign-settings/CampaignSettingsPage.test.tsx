@@ -1,14 +1,16 @@
 import { describe, expect, test } from 'bun:test'
-import { act, screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { dispatch } from '../../api/live'
 import { livePageSuite, makeUser, mockFetch, renderAt, resetState, signIn } from '../../test/utils'
-import { variableKeyErrors } from './CampaignSettingsPage'
+import { parseDailyLimit, parseSendWindow, variableKeyErrors } from './CampaignSettingsPage'
 
 const DEFAULTS = [
   { key: 'messageInterval', value: 20 },
   { key: 'longerIntervalAfter', value: 20 },
   { key: 'greaterInterval', value: 60 },
+  { key: 'dailyLimit', value: null },
+  { key: 'sendWindow', value: null },
   { key: 'variables', value: [] },
 ]
 
@@ -36,7 +38,7 @@ describe('CampaignSettingsPage', () => {
       '60 segundos',
     )
     expect(screen.getByText('Nenhuma variável ainda.')).toBeInTheDocument()
-    expect(screen.getByRole('link', { name: 'Configurações de campanha' })).toHaveAttribute(
+    expect(screen.getByRole('link', { name: 'Ajustes de campanhas' })).toHaveAttribute(
       'href',
       '/campaigns-config',
     )
@@ -78,6 +80,8 @@ describe('CampaignSettingsPage', () => {
         messageInterval: 5,
         longerIntervalAfter: 20,
         greaterInterval: 60,
+        dailyLimit: null,
+        sendWindow: null,
         variables: [
           { key: 'loja', value: 'Centro' },
           { key: 'cupom', value: 'BF10' },
@@ -87,7 +91,7 @@ describe('CampaignSettingsPage', () => {
   })
 
   test('remove a variable; an empty key is pointed out on save', async () => {
-    const calls = serve([...DEFAULTS.slice(0, 3), { key: 'variables', value: [{ key: 'a', value: '1' }] }])
+    const calls = serve([...DEFAULTS.slice(0, 5), { key: 'variables', value: [{ key: 'a', value: '1' }] }])
     renderAt('/campaigns-config')
     expect(await screen.findByDisplayValue('a')).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Remover variável a' }))
@@ -100,6 +104,88 @@ describe('CampaignSettingsPage', () => {
     await waitFor(() => expect(calls.find((c) => c.method === 'POST')).toBeDefined())
     const posted = calls.find((c) => c.method === 'POST')!.body as { settings: { variables: unknown[] } }
     expect(posted.settings.variables).toEqual([])
+  })
+
+  test('daily limit: empty is the warm-up (explained); a whole number 1..10000 is saved, anything else is pointed out', async () => {
+    const calls = serve()
+    renderAt('/campaigns-config')
+    const limit = await screen.findByRole('textbox', { name: 'Limite diário por conexão' })
+    expect(limit).toHaveValue('')
+    expect(limit).toHaveAttribute('placeholder', 'Aquecimento automático')
+    expect(
+      screen.getByText(/Vazio: aquecimento automático, 50 no primeiro dia .* mais 50 .* até 500\./),
+    ).toBeInTheDocument()
+    await userEvent.type(limit, '0')
+    expect(await screen.findByText('Um número inteiro de 1 a 10000, ou vazio.')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
+    expect(calls.some((c) => c.method === 'POST')).toBe(false)
+    await userEvent.clear(limit)
+    await userEvent.type(limit, '10001')
+    expect(screen.getByText('Um número inteiro de 1 a 10000, ou vazio.')).toBeInTheDocument()
+    await userEvent.clear(limit)
+    await userEvent.type(limit, '120')
+    expect(screen.queryByText('Um número inteiro de 1 a 10000, ou vazio.')).toBeNull()
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')).toBeDefined())
+    const posted = calls.find((c) => c.method === 'POST')!.body as { settings: Record<string, unknown> }
+    expect(posted.settings).toMatchObject({ dailyLimit: 120, sendWindow: null })
+  })
+
+  test('sending window: off by default; on, two times (across midnight allowed) are saved; off again sends null', async () => {
+    const calls = serve([
+      ...DEFAULTS.slice(0, 3),
+      { key: 'dailyLimit', value: 300 },
+      { key: 'sendWindow', value: null },
+      DEFAULTS[5],
+    ])
+    renderAt('/campaigns-config')
+    const toggle = await screen.findByRole('switch', { name: 'Janela de envio' })
+    expect(screen.getByRole('textbox', { name: 'Limite diário por conexão' })).toHaveValue('300')
+    expect(toggle).not.toBeChecked()
+    expect(screen.getByText('Desligada: as campanhas enviam a qualquer hora.')).toBeInTheDocument()
+    expect(screen.queryByLabelText('Início')).toBeNull()
+    await userEvent.click(toggle)
+    const start = screen.getByLabelText('Início')
+    const end = screen.getByLabelText('Fim')
+    expect(screen.getByText(/atravessa a meia-noite/)).toBeInTheDocument()
+    fireEvent.change(start, { target: { value: '22:00' } })
+    fireEvent.change(end, { target: { value: '22:00' } })
+    expect(await screen.findByText('Informe dois horários diferentes (HH:MM).')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
+    expect(calls.some((c) => c.method === 'POST')).toBe(false)
+    fireEvent.change(end, { target: { value: '06:00' } })
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1))
+    const body = (n: number) =>
+      (calls.filter((c) => c.method === 'POST')[n]!.body as { settings: Record<string, unknown> }).settings
+    expect(body(0)).toMatchObject({ dailyLimit: 300, sendWindow: { start: '22:00', end: '06:00' } })
+    // The saved window comes back on; switched off it is saved as null (any hour).
+    const again = await screen.findByRole('switch', { name: 'Janela de envio' })
+    expect(again).toBeChecked()
+    expect(screen.getByLabelText('Início')).toHaveValue('22:00')
+    await userEvent.click(again)
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2))
+    expect(body(1)).toMatchObject({ dailyLimit: 300, sendWindow: null })
+  })
+
+  test('parseDailyLimit and parseSendWindow', () => {
+    expect(['', ' ', '1', '10000', '0', '10001', '1.5', '-3', 'abc'].map(parseDailyLimit)).toEqual([
+      null,
+      null,
+      1,
+      10000,
+      'invalid',
+      'invalid',
+      'invalid',
+      'invalid',
+      'invalid',
+    ])
+    expect(parseSendWindow(false, 'x', 'y')).toBeNull()
+    expect(parseSendWindow(true, '22:00', '06:00')).toEqual({ start: '22:00', end: '06:00' })
+    expect(parseSendWindow(true, '08:00', '08:00')).toBe('invalid')
+    expect(parseSendWindow(true, '', '08:00')).toBe('invalid')
+    expect(parseSendWindow(true, '24:00', '08:00')).toBe('invalid')
   })
 
   test('another admin’s save arrives live', async () => {
@@ -125,7 +211,7 @@ describe('CampaignSettingsPage', () => {
     signIn(makeUser({ id: 2, profile: 'user' }))
     renderAt('/campaigns-config')
     expect(await screen.findByText('Você não tem permissão para acessar este recurso.')).toBeInTheDocument()
-    expect(screen.queryByRole('link', { name: 'Configurações de campanha' })).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Ajustes de campanhas' })).toBeNull()
   })
 
   test('variableKeyErrors: required, one word, unique', () => {

@@ -10,9 +10,16 @@ import {
   type CampaignSettingItem,
   type CampaignSettings,
   campaignSettingsOf,
+  DAILY_LIMIT_MAX,
+  DAILY_LIMIT_MIN,
   GREATER_INTERVAL_OPTIONS,
+  HHMM,
   LONGER_INTERVAL_OPTIONS,
   MESSAGE_INTERVAL_OPTIONS,
+  type SendWindow,
+  WARMUP_FIRST_DAY,
+  WARMUP_MAX,
+  WARMUP_STEP,
 } from '../../../shared/campaign-settings'
 import { api } from '../../api/client'
 import { errorMessage, toastError } from '../../api/errors'
@@ -22,6 +29,7 @@ import { Button, IconButton } from '../../components/ui/Button'
 import { Field, Input } from '../../components/ui/Field'
 import { Select } from '../../components/ui/Select'
 import { Skeleton } from '../../components/ui/Skeleton'
+import { Switch } from '../../components/ui/Switch'
 import { currentUser } from '../../state/session'
 import { toast } from '../../state/toast'
 
@@ -31,6 +39,24 @@ type VariableRow = { uid: number; key: string; value: string }
 let nextUid = 1
 const rowsOf = (settings: CampaignSettings): VariableRow[] =>
   settings.variables.map((v) => ({ uid: nextUid++, key: v.key, value: v.value }))
+
+/** The daily limit as typed: '' is the warm-up (null); otherwise a whole number in range, or 'invalid'. */
+export function parseDailyLimit(text: string): number | null | 'invalid' {
+  const v = text.trim()
+  if (!v) return null
+  if (!/^\d+$/.test(v)) return 'invalid'
+  const n = Number(v)
+  return n >= DAILY_LIMIT_MIN && n <= DAILY_LIMIT_MAX ? n : 'invalid'
+}
+
+/** The window as edited: off is null (any hour); on, two HH:MM that differ (an end before the start crosses midnight). */
+export function parseSendWindow(on: boolean, start: string, end: string): SendWindow | null | 'invalid' {
+  if (!on) return null
+  return HHMM.test(start) && HHMM.test(end) && start !== end ? { start, end } : 'invalid'
+}
+
+/** What the window's time fields show when it is switched on with none saved. */
+const WINDOW_SUGGESTION: SendWindow = { start: '08:00', end: '20:00' }
 
 /** Each row's problem with its key, if any: empty, not one word, too long, or a key an earlier row has. */
 export function variableKeyErrors(
@@ -50,7 +76,8 @@ export function variableKeyErrors(
 
 /**
  * The campaign settings screen (spec 2, "Campaign settings"; section 9): the three send intervals with the
- * spec's options and defaults, and the custom variables (unique keys) used as `{key}` in campaign messages.
+ * spec's options and defaults, the number's protection (daily limit per connection, empty for the warm-up; the
+ * sending window, off for any hour) and the custom variables (unique keys) used as `{key}` in campaign messages.
  * GET /campaign-settings loads them; POST saves with 'Operação atualizada com sucesso.'.
  */
 export function CampaignSettingsPage() {
@@ -59,6 +86,9 @@ export function CampaignSettingsPage() {
   const companyId = currentUser.value?.companyId
   const [settings, setSettings] = useState<CampaignSettings | null>(null)
   const [rows, setRows] = useState<VariableRow[]>([])
+  const [limitText, setLimitText] = useState('')
+  const [windowOn, setWindowOn] = useState(false)
+  const [hours, setHours] = useState<SendWindow>(WINDOW_SUGGESTION)
   const [loadError, setLoadError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
   const [showErrors, setShowErrors] = useState(false)
@@ -68,6 +98,9 @@ export function CampaignSettingsPage() {
     const next = campaignSettingsOf(items)
     setSettings(next)
     setRows(rowsOf(next))
+    setLimitText(next.dailyLimit == null ? '' : String(next.dailyLimit))
+    setWindowOn(next.sendWindow != null)
+    setHours(next.sendWindow ?? WINDOW_SUGGESTION)
     dirty.current = false
   }, [])
 
@@ -109,10 +142,17 @@ export function CampaignSettingsPage() {
 
   const keyErrors = variableKeyErrors(rows)
   const valueErrors = rows.map((r) => r.value.length > CAMPAIGN_VARIABLE_VALUE_MAX)
+  const dailyLimit = parseDailyLimit(limitText)
+  const sendWindow = parseSendWindow(windowOn, hours.start, hours.end)
 
   const save = async () => {
     if (!settings) return
-    if (keyErrors.some(Boolean) || valueErrors.some(Boolean)) {
+    if (
+      keyErrors.some(Boolean) ||
+      valueErrors.some(Boolean) ||
+      dailyLimit === 'invalid' ||
+      sendWindow === 'invalid'
+    ) {
       setShowErrors(true)
       return
     }
@@ -123,6 +163,8 @@ export function CampaignSettingsPage() {
           messageInterval: settings.messageInterval,
           longerIntervalAfter: settings.longerIntervalAfter,
           greaterInterval: settings.greaterInterval,
+          dailyLimit,
+          sendWindow,
           variables: rows.map((r) => ({ key: r.key.trim(), value: r.value })),
         },
       })
@@ -206,6 +248,77 @@ export function CampaignSettingsPage() {
                   options={GREATER_INTERVAL_OPTIONS.map((n) => ({ value: n, label: seconds(n) }))}
                 />
               </Field>
+            </div>
+          </Card>
+          <Card className="gap-4 p-5">
+            <div>
+              <h2 className="font-semibold text-fg">{t('campaignSettings.protection')}</h2>
+              <p className="text-muted text-sm">{t('campaignSettings.protectionHint')}</p>
+            </div>
+            <Field
+              label={t('campaignSettings.dailyLimit')}
+              className="sm:max-w-xs"
+              error={
+                dailyLimit === 'invalid'
+                  ? t('campaignSettings.dailyLimitInvalid', { min: DAILY_LIMIT_MIN, max: DAILY_LIMIT_MAX })
+                  : null
+              }
+              hint={t('campaignSettings.dailyLimitHint', {
+                first: WARMUP_FIRST_DAY,
+                step: WARMUP_STEP,
+                max: WARMUP_MAX,
+              })}
+            >
+              <Input
+                inputMode="numeric"
+                value={limitText}
+                placeholder={t('campaignSettings.dailyLimitPlaceholder')}
+                maxLength={6}
+                onChange={(e) => {
+                  dirty.current = true
+                  setLimitText(e.target.value)
+                }}
+              />
+            </Field>
+            <div className="flex flex-col gap-2">
+              <Switch
+                checked={windowOn}
+                onChange={(on) => {
+                  dirty.current = true
+                  setWindowOn(on)
+                }}
+                label={t('campaignSettings.sendWindow')}
+                description={
+                  windowOn ? t('campaignSettings.sendWindowHint') : t('campaignSettings.sendWindowOff')
+                }
+              />
+              {windowOn && (
+                <div className="grid gap-4 sm:max-w-md sm:grid-cols-2">
+                  {(['start', 'end'] as const).map((edge) => (
+                    <Field
+                      key={edge}
+                      label={t(
+                        edge === 'start' ? 'campaignSettings.windowStart' : 'campaignSettings.windowEnd',
+                      )}
+                    >
+                      <Input
+                        type="time"
+                        value={hours[edge]}
+                        invalid={sendWindow === 'invalid'}
+                        onChange={(e) => {
+                          dirty.current = true
+                          setHours((w) => ({ ...w, [edge]: e.target.value }))
+                        }}
+                      />
+                    </Field>
+                  ))}
+                  {sendWindow === 'invalid' && (
+                    <p className="text-danger text-xs sm:col-span-2" role="alert">
+                      {t('campaignSettings.windowInvalid')}
+                    </p>
+                  )}
+                </div>
+              )}
             </div>
           </Card>
           <Card className="gap-4 p-5">

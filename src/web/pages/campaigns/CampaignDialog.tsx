@@ -301,8 +301,9 @@ export function CampaignDialog({
   const { values, errors, set } = form
   const editable = creating || (record != null && isCampaignEditable(record))
   const readOnly = !creating && !form.loading && !editable
-  // The spec: a cancelled campaign can still be saved (the form stays read-only).
-  const canSave = editable || record?.status === 'CANCELADA'
+  // Save only where the server accepts the PUT (spec 2 §4, src/shared/campaign-editable.ts): a read-only form,
+  // cancelled ones included, has just Close (so does a record still loading: nothing to submit yet).
+  const canSave = editable
   const attachedName = values.file?.name ?? values.mediaName
   const variables = [
     ...BASE_VARIABLES,

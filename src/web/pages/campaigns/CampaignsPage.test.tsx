@@ -237,7 +237,7 @@ describe('CampaignsPage', () => {
     expect(within(dialog).queryByRole('button', { name: 'Salvar' })).toBeNull()
   })
 
-  test('scheduled: editable more than 1 hour ahead, read-only within the hour; a cancelled one can be saved', async () => {
+  test('scheduled: editable more than 1 hour ahead, read-only within the hour; a cancelled one is read-only with no save', async () => {
     const soon = campaign(5, {
       name: 'Logo',
       status: 'PROGRAMADA',
@@ -264,7 +264,10 @@ describe('CampaignsPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Ver: Páscoa' }))
     dialog = await screen.findByRole('dialog')
     expect(await within(dialog).findByText('Campanha - somente leitura')).toBeInTheDocument()
-    expect(within(dialog).getByRole('button', { name: 'Salvar' })).toBeInTheDocument()
+    expect(within(dialog).getByRole('textbox', { name: /Nome/ })).toHaveAttribute('readonly')
+    // The server refuses the PUT of a cancelled campaign (ERR_CAMPAIGN_NOT_EDITABLE): no Save to offer it.
+    expect(within(dialog).queryByRole('button', { name: 'Salvar' })).toBeNull()
+    expect(within(dialog).getAllByRole('button', { name: 'Fechar' }).length).toBeGreaterThan(0)
   })
 })
 
