@@ -50,7 +50,12 @@ export async function buildWeb(outdir = 'dist/web') {
 
 export async function buildExecutable(outfile = 'dist/balcao') {
   const result = await Bun.build({
-    entrypoints: ['src/main.ts'],
+    // A Worker's module is an entrypoint of its own, embedded beside main (Bun's documented form for --compile);
+    // the code starts it with `new Worker(new URL('./parse-worker.ts', import.meta.url).href)`.
+    entrypoints: ['src/main.ts', 'src/server/modules/contact-lists/parse-worker.ts'],
+    // Every file at the root of the embedded filesystem, as the chunks are: the chunk that starts the worker
+    // resolves './parse-worker.ts' against its own URL (/$bunfs/root/chunk-….js), so the worker must sit beside it.
+    naming: { entry: '[name].[ext]' },
     compile: { outfile, assets: ['./dist/web', './migrations'] },
     minify: true,
     // Start-up: each command's code is its own chunk, loaded by its dynamic import (serve never parses Baileys,

@@ -92,6 +92,8 @@ export type QueueDto = {
   schedules: ScheduleEntry[]
   integrationId: number | null
   promptId: number | null
+  /** The file list whose files the chatbot sends when a ticket enters the queue. */
+  fileListId: number | null
   companyId: number
   createdAt: string
   updatedAt: string

@@ -18,6 +18,8 @@ export const queueBody = type({
   'schedules?': schedulesField,
   'integrationId?': optionalRef,
   'promptId?': optionalRef,
+  /** A file list of the company (sent by the chatbot when a ticket enters the queue); null for none. */
+  'fileListId?': optionalRef,
 })
 
 export type QueueInput = typeof queueBody.infer

@@ -1164,6 +1164,9 @@ export const en: Resources = {
       prompt: 'Prompt',
       none: 'None',
       soon: 'Integrations and prompts will show here once they are set up.',
+      fileList: 'File list',
+      fileListNone: 'None',
+      fileListHint: 'Sent to the customer when the chatbot puts them in this queue.',
     },
     options: {
       tab: 'Chatbot menu',

@@ -1180,6 +1180,9 @@ export const es: Resources = {
       prompt: 'Prompt',
       none: 'Ninguno',
       soon: 'Las integraciones y los prompts aparecerán aquí cuando se registren.',
+      fileList: 'Lista de archivos',
+      fileListNone: 'Ninguna',
+      fileListHint: 'Se envía al cliente cuando el chatbot lo pone en esta cola.',
     },
     options: {
       tab: 'Menú del chatbot',

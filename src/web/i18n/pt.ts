@@ -1171,6 +1171,9 @@ export const pt = {
       prompt: 'Prompt',
       none: 'Nenhum',
       soon: 'Integrações e prompts aparecerão aqui quando forem cadastrados.',
+      fileList: 'Lista de arquivos',
+      fileListNone: 'Nenhuma',
+      fileListHint: 'Enviada ao cliente quando o chatbot o coloca nesta fila.',
     },
     options: {
       tab: 'Menu do chatbot',

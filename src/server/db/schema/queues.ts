@@ -1,6 +1,7 @@
 import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { timestamps } from './columns'
 import { companies } from './companies'
+import { files } from './files'
 
 export const queues = sqliteTable(
   'queues',
@@ -18,6 +19,8 @@ export const queues = sqliteTable(
     schedules: text('schedules').notNull().default('[]'),
     integrationId: integer('integration_id'),
     promptId: integer('prompt_id'),
+    /** The file list (src/server/db/schema/files.ts) whose files the chatbot sends when a ticket enters this queue. */
+    fileListId: integer('file_list_id').references(() => files.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [

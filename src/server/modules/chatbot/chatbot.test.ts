@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
 import { defaultSchedules } from '../../../shared/schedules'
-import { queueOptions } from '../../db/schema'
+import { fileOptions, files, queueOptions, queues } from '../../db/schema'
 import { storeMedia } from '../../media/store'
 import { createHarness, type Harness } from '../../test/harness'
 import { chatbotOf, startChatbot } from './index'
@@ -150,6 +151,94 @@ describe('chatbot through the sandbox', () => {
     ])
     expect(out[5]).toMatchObject({ kind: 'document', media: { fileName: 'boleto.pdf' } })
     expect(ticketOf(t.h)).toMatchObject({ queueId: t.support.id, chatbot: 0 })
+  })
+
+  test("a queue's file list: after the greeting, each file once with its option's name, with or without options", async () => {
+    const t = await setup()
+    const now = t.h.clock.now()
+    const pdf = (name: string) =>
+      storeMedia(t.h.deps, t.h.a.id, new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31]), {
+        mime: 'application/pdf',
+        name,
+      }).path
+    const list = t.h.db
+      .insert(files)
+      .values({ companyId: t.h.a.id, name: 'Catálogo', createdAt: now, updatedAt: now })
+      .returning()
+      .get()
+    const option = (name: string, path: string | null) => ({
+      fileId: list.id,
+      name,
+      path,
+      mediaType: path ? 'application/pdf' : null,
+      mediaName: path ? `${name}.pdf` : null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    t.h.db
+      .insert(fileOptions)
+      .values([
+        option('Tabela de preços', pdf('precos.pdf')),
+        option('Sem arquivo', null),
+        option('Garantia', pdf('g.pdf')),
+      ])
+      .run()
+    for (const id of [t.sales.id, t.support.id])
+      t.h.db.update(queues).set({ fileListId: list.id }).where(eq(queues.id, id)).run()
+    t.h.db
+      .insert(queueOptions)
+      .values({
+        companyId: t.h.a.id,
+        queueId: t.support.id,
+        title: 'Internet',
+        option: '1',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run()
+
+    // Vendas, without options: the greeting, then the two files; the bot is done
+    await write(t, 'oi')
+    await write(t, '1')
+    await t.h.clock.tick(100)
+    let out = await received(t)
+    expect(out.map((o) => o.body)).toEqual([
+      expect.stringContaining('*[ 1 ]*'),
+      'Vendas, Bom dia!',
+      'Tabela de preços',
+      'Garantia',
+    ])
+    expect(out[2]).toMatchObject({ kind: 'document', media: { fileName: 'Tabela de preços.pdf' } })
+    expect(out[3]).toMatchObject({ kind: 'document', media: { fileName: 'Garantia.pdf' } })
+    expect(ticketOf(t.h)).toMatchObject({ queueId: t.sales.id, chatbot: 0 })
+    await write(t, 'obrigada')
+    await t.h.clock.tick(100)
+    expect(await received(t)).toHaveLength(4)
+    const rows = t.h.deps.sqlite
+      .query<{ n: number }, [number]>(
+        "SELECT COUNT(*) AS n FROM messages WHERE ticket_id = ? AND from_me = 1 AND media_type = 'application'",
+      )
+      .get(ticketOf(t.h).id)
+    expect(rows?.n).toBe(2)
+
+    // Suporte, with options: its menu, then the files; repeating the menu sends them no more
+    await t.h.deps.sandboxNetwork!.inject(t.conn.id, { from: '5511977776666', name: 'João', body: 'oi' })
+    await t.bot.runner.idle()
+    await t.h.clock.tick(10)
+    await t.h.deps.sandboxNetwork!.inject(t.conn.id, { from: '5511977776666', name: 'João', body: '2' })
+    await t.bot.runner.idle()
+    await t.h.clock.tick(10)
+    await t.h.deps.sandboxNetwork!.inject(t.conn.id, { from: '5511977776666', name: 'João', body: 'xyz' })
+    await t.bot.runner.idle()
+    await t.h.clock.tick(100)
+    out = (await received(t)).slice(4)
+    expect(out.map((o) => o.body?.split('\n')[0])).toEqual([
+      expect.stringContaining('escolha um setor'),
+      'Suporte técnico',
+      'Tabela de preços',
+      'Garantia',
+      'Suporte técnico',
+    ])
   })
 
   test("'Sair' ends the bot; the ticket waits without a queue", async () => {

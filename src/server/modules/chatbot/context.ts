@@ -131,6 +131,7 @@ type QueueRow = {
   greetingMessage: string
   outOfHoursMessage: string
   schedules: string
+  fileListId: number | null
 }
 type OptionRow = {
   id: number
@@ -148,7 +149,7 @@ export function loadQueues(sqlite: Database, whatsappId: number): BotQueue[] {
   const queues = stmt<QueueRow, [number]>(
     sqlite,
     `SELECT q.id, q.name, q.greeting_message AS greetingMessage, q.out_of_hours_message AS outOfHoursMessage,
-            q.schedules
+            q.schedules, q.file_list_id AS fileListId
        FROM whatsapp_queues wq JOIN queues q ON q.id = wq.queue_id
       WHERE wq.whatsapp_id = ? ORDER BY q.order_queue, q.id`,
   ).all(whatsappId)
@@ -158,12 +159,34 @@ export function loadQueues(sqlite: Database, whatsappId: number): BotQueue[] {
             media_mime AS mediaMime
        FROM queue_options WHERE queue_id = ? ORDER BY id`,
   )
+  // The list's options with a file, only when the list is of the queue's company.
+  const files = stmt<
+    { name: string; path: string; mediaType: string | null; mediaName: string | null },
+    [number]
+  >(
+    sqlite,
+    `SELECT o.name, o.path, o.media_type AS mediaType, o.media_name AS mediaName
+       FROM queues q JOIN files f ON f.id = q.file_list_id AND f.company_id = q.company_id
+       JOIN file_options o ON o.file_id = f.id
+      WHERE q.id = ? AND o.path IS NOT NULL ORDER BY o.id`,
+  )
   return queues.map((q) => ({
     id: q.id,
     name: q.name,
     greetingMessage: q.greetingMessage,
     outOfHoursMessage: q.outOfHoursMessage,
     schedules: effectiveSchedules(q.schedules),
+    files:
+      q.fileListId == null
+        ? []
+        : files.all(q.id).map((f) => ({
+            caption: f.name,
+            media: {
+              path: f.path,
+              name: f.mediaName ?? f.path,
+              mime: f.mediaType ?? 'application/octet-stream',
+            },
+          })),
     options: options.all(q.id).map(
       (o): BotOption => ({
         id: o.id,

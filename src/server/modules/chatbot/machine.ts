@@ -50,7 +50,8 @@
  * Entering a queue: with scheduleType 'queue' and the queue outside its hours, the ticket lands in the queue and
  * the queue's out-of-hours message (else the connection's) is sent (done). A queue with options shows its
  * greeting and top-level options (queue). A queue without options: the ticket lands in it and its greeting is
- * sent (done).
+ * sent (done). In each case a queue with a file list then sends the list's files, one message each (the option's
+ * name as caption), once per entry.
  *
  * The prompt budget: at most maxUseBotQueues prompts (0 = unlimited) are repeated within timeUseBotQueues
  * minutes counted from the window's first prompt (0 = the window never resets). It limits the repeated
@@ -95,6 +96,8 @@ export type BotQueue = {
   outOfHoursMessage: string
   schedules: readonly ScheduleEntry[]
   options: readonly BotOption[]
+  /** The attached files of the queue's file list, in the list's order; the caption is the option's name. */
+  files?: readonly { caption: string; media: BotMedia }[]
 }
 
 export type BotContext = {
@@ -274,26 +277,33 @@ function mainMenu(s: BotState, c: BotContext, first: boolean): Decision {
   }
 }
 
+/** The queue's file list, one message per file (the option's name as caption), sent after its greeting. */
+const queueFiles = (q: BotQueue): BotAction[] => (q.files ?? []).map((f) => send(f.caption, f.media))
+
 /** The customer chose a queue (or the connection has only this one). */
 function enterQueue(c: BotContext, q: BotQueue, lead: string): Decision {
   if (c.scheduleType === 'queue' && !openNow(q.schedules, c)) {
     const message = q.outOfHoursMessage.trim() || c.connection.outOfHoursMessage.trim()
     return {
       state: fresh('done'),
-      actions: [{ kind: 'setQueue', queueId: q.id }, ...(message ? [send(join(lead, message))] : [])],
+      actions: [
+        { kind: 'setQueue', queueId: q.id },
+        ...(message ? [send(join(lead, message))] : []),
+        ...queueFiles(q),
+      ],
     }
   }
   if (childrenOf(q, null).length) {
     const next = fresh('queue', { queueId: q.id })
     return {
       state: prompted(next, c, next),
-      actions: [send(optionMenuText(q, null, join(lead, q.greetingMessage)))],
+      actions: [send(optionMenuText(q, null, join(lead, q.greetingMessage))), ...queueFiles(q)],
     }
   }
   const greeting = join(lead, q.greetingMessage)
   return {
     state: fresh('done'),
-    actions: [{ kind: 'setQueue', queueId: q.id }, ...(greeting ? [send(greeting)] : [])],
+    actions: [{ kind: 'setQueue', queueId: q.id }, ...(greeting ? [send(greeting)] : []), ...queueFiles(q)],
   }
 }
 

@@ -29,7 +29,8 @@ import { validityChecker } from './checker'
 import { checkRow, type SheetRow } from './rows'
 import { contactListInCompany, publishList } from './service'
 
-export const IMPORT_CHUNK = 500
+/** Rows per transaction: small enough that one chunk holds the event loop for a few milliseconds. */
+export const IMPORT_CHUNK = 100
 
 type Target = 'contactList' | 'contacts'
 
@@ -327,7 +328,8 @@ export function importRunner(deps: Deps): Runner {
   const runner: Runner = {
     enqueue(id) {
       queue.push(id)
-      if (!current) current = drain()
+      // The first chunk waits a turn of the loop: the upload's answer goes out before any row is applied.
+      if (!current) current = yieldToLoop().then(drain)
     },
     idle: async () => {
       while (current) await current

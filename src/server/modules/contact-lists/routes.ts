@@ -12,6 +12,7 @@ import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
 import { readForm } from '../../media/upload'
 import { getImportJob, startImport } from './imports'
+import { parseSpreadsheet } from './parse'
 import {
   contactListInCompany,
   createContactList,
@@ -30,7 +31,7 @@ import {
 const NOT_FOUND = 'ERR_NO_CONTACT_LIST_FOUND'
 const ITEM_NOT_FOUND = 'ERR_NO_CONTACT_LIST_ITEM_FOUND'
 
-/** The one spreadsheet of a multipart form (field `file`), read into rows; anything else is a 400. */
+/** The one spreadsheet of a multipart form (field `file`), read into rows off the main thread; anything else is a 400. */
 export async function readUploadedSheet(c: Context) {
   const form = await readForm(c)
   const files = form.getAll('file').filter((v): v is File => typeof v !== 'string')
@@ -39,8 +40,8 @@ export async function readUploadedSheet(c: Context) {
       { field: 'file', message: 'must be exactly one .xls or .xlsx file' },
     ])
   const file = files[0]!
-  const { readSpreadsheet } = await import('./spreadsheet')
-  const rows = readSpreadsheet(new Uint8Array(await file.arrayBuffer()))
+  // Parsed on a worker thread: SheetJS is synchronous and a large file would block every other request.
+  const rows = await parseSpreadsheet(await file.arrayBuffer())
   return {
     rows,
     name: [...(file.name || 'planilha')]

@@ -174,4 +174,33 @@ describe('queues', () => {
       expect(res.status).toBe(400)
     }
   })
+
+  test("fileListId: a file list of the company, kept when absent, null clears; another company's list is 400", async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const own = (await admin.post('/files', { name: 'Catálogo', options: [{ name: 'o' }] })).body
+    const foreign = (await (await h.as(h.b.admin)).post('/files', { name: 'Alheia' })).body
+    const created = await admin.post('/queue', { name: 'Vendas', color: '#22C55E', fileListId: own.id })
+    expect(created.status).toBe(201)
+    expect(created.body.fileListId).toBe(own.id)
+    const id = created.body.id
+    expect((await admin.get(`/queue/${id}`)).body.fileListId).toBe(own.id)
+    expect((await admin.put(`/queue/${id}`, { name: 'Vendas', color: '#22C55E' })).body.fileListId).toBe(
+      own.id,
+    )
+    for (const fileListId of [foreign.id, 999_999, 'x', 0]) {
+      const res = await admin.put(`/queue/${id}`, { name: 'Vendas', color: '#22C55E', fileListId })
+      expect(res.status).toBe(400)
+    }
+    expect(
+      (await admin.post('/queue', { name: 'Outra', color: '#3284FE', fileListId: foreign.id })).status,
+    ).toBe(400)
+    expect((await admin.get(`/queue/${id}`)).body.fileListId).toBe(own.id)
+    const cleared = await admin.put(`/queue/${id}`, { name: 'Vendas', color: '#22C55E', fileListId: null })
+    expect(cleared.status).toBe(200)
+    expect(cleared.body.fileListId).toBeNull()
+    await admin.put(`/queue/${id}`, { name: 'Vendas', color: '#22C55E', fileListId: own.id })
+    expect((await admin.del(`/files/${own.id}`)).status).toBe(200)
+    expect((await admin.get(`/queue/${id}`)).body.fileListId).toBeNull()
+  })
 })

@@ -8,7 +8,7 @@ import { isoTime } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
 import type { DB } from '../../db/client'
-import { type QueueRow, queueOptions, queues, userQueues } from '../../db/schema'
+import { files, type QueueRow, queueOptions, queues, userQueues } from '../../db/schema'
 import { mediaFilePath } from '../../media/store'
 import { channel, rooms } from '../../realtime/rooms'
 import { assertWithinPlanLimit } from '../plans/limits'
@@ -25,6 +25,7 @@ export function toQueueDto(row: QueueRow): QueueDto {
     schedules: effectiveSchedules(row.schedules),
     integrationId: row.integrationId,
     promptId: row.promptId,
+    fileListId: row.fileListId,
     companyId: row.companyId,
     createdAt: isoTime(row.createdAt)!,
     updatedAt: isoTime(row.updatedAt)!,
@@ -73,18 +74,26 @@ function assertUnique(db: DB, companyId: number, input: QueueInput, exceptId?: n
  * is refused with 400 rather than kept dangling (it could name another company's record once they exist). When
  * those areas arrive, this is the one place that checks the id belongs to the actor's company.
  */
-function assertReferences(input: QueueInput) {
+function assertReferences(db: DB, companyId: number, input: QueueInput) {
   if (input.integrationId != null) throw fieldError('integrationId', 'No such integration in this company')
   if (input.promptId != null) throw fieldError('promptId', 'No such prompt in this company')
+  if (input.fileListId != null) {
+    const list = db
+      .select({ id: files.id })
+      .from(files)
+      .where(and(eq(files.id, input.fileListId), eq(files.companyId, companyId)))
+      .get()
+    if (!list) throw fieldError('fileListId', 'No such file list in this company')
+  }
 }
 
 /**
  * The row's columns from the input. On create, absent fields take their defaults (schedules: the spec's hours);
- * on update, absent schedules, integrationId and promptId keep what the queue has. A null schedules list
+ * on update, absent schedules, integrationId, promptId and fileListId keep what the queue has. A null schedules list
  * means the spec's defaults.
  */
-function columns(input: QueueInput, creating: boolean) {
-  assertReferences(input)
+function columns(db: DB, companyId: number, input: QueueInput, creating: boolean) {
+  assertReferences(db, companyId, input)
   const base = {
     name: input.name,
     color: input.color,
@@ -99,7 +108,8 @@ function columns(input: QueueInput, creating: boolean) {
   const integration =
     input.integrationId === undefined && !creating ? {} : { integrationId: input.integrationId ?? null }
   const prompt = input.promptId === undefined && !creating ? {} : { promptId: input.promptId ?? null }
-  return { ...base, ...schedules, ...integration, ...prompt }
+  const fileList = input.fileListId === undefined && !creating ? {} : { fileListId: input.fileListId ?? null }
+  return { ...base, ...schedules, ...integration, ...prompt, ...fileList }
 }
 
 export function createQueue(ctx: Ctx, input: QueueInput): QueueDto {
@@ -110,7 +120,7 @@ export function createQueue(ctx: Ctx, input: QueueInput): QueueDto {
     const now = ctx.clock.now()
     const row = tx
       .insert(queues)
-      .values({ ...columns(input, true), companyId, createdAt: now, updatedAt: now })
+      .values({ ...columns(tx, companyId, input, true), companyId, createdAt: now, updatedAt: now })
       .returning()
       .get()
     const queue = toQueueDto(row)
@@ -126,7 +136,7 @@ export function updateQueue(ctx: Ctx, queueId: number, input: QueueInput): Queue
     assertUnique(tx, companyId, input, queueId)
     const row = tx
       .update(queues)
-      .set({ ...columns(input, false), updatedAt: ctx.clock.now() })
+      .set({ ...columns(tx, companyId, input, false), updatedAt: ctx.clock.now() })
       .where(eq(queues.id, queueId))
       .returning()
       .get()

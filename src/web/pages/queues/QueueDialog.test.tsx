@@ -18,6 +18,7 @@ const QUEUE = {
   schedules: defaultSchedules(),
   integrationId: null,
   promptId: null,
+  fileListId: null,
   companyId: 7,
   createdAt: '',
   updatedAt: '',
@@ -48,7 +49,8 @@ describe('QueueDialog', () => {
     renderDialog()
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
     expect(await screen.findAllByText('Obrigatório')).toHaveLength(2)
-    expect(calls).toHaveLength(0)
+    // only the file lists for the select were asked for: nothing saved
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/files/list'])
     await userEvent.click(screen.getByRole('radio', { name: '#22C55E' }))
     expect(screen.getByLabelText('Código da cor')).toHaveValue('#22C55E')
     expect(screen.getAllByText('Obrigatório')).toHaveLength(1)
@@ -67,7 +69,8 @@ describe('QueueDialog', () => {
     await userEvent.type(screen.getByLabelText('Mensagem de saudação'), 'Olá!')
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
     await waitFor(() => expect(onSaved).toHaveBeenCalled())
-    expect(calls[0]?.body).toEqual({
+    const post = calls.find((c) => c.method === 'POST')
+    expect(post?.body).toEqual({
       name: 'Suporte',
       color: '#0EA5E9',
       orderQueue: 2,
@@ -75,8 +78,9 @@ describe('QueueDialog', () => {
       outOfHoursMessage: '',
       integrationId: null,
       promptId: null,
+      fileListId: null,
     })
-    expect(calls[0]?.body).not.toHaveProperty('schedules')
+    expect(post?.body).not.toHaveProperty('schedules')
     expect(await screen.findByText('Fila salva com sucesso')).toBeInTheDocument()
   })
 
@@ -111,6 +115,33 @@ describe('QueueDialog', () => {
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Dados da fila'])
     expect(screen.getByRole('button', { name: 'Integração' })).toHaveTextContent('Nenhum')
     expect(screen.getByRole('button', { name: 'Prompt' })).toHaveTextContent('Nenhum')
+  })
+
+  test("the file list select: 'Nenhuma' by default, the company's lists to choose, sent as fileListId", async () => {
+    const calls = mockFetch({
+      'GET /api/files/list': () => ({
+        body: [
+          { id: 3, name: 'Catálogo' },
+          { id: 5, name: 'Boletos' },
+        ],
+      }),
+      'GET /api/queue/9': () => ({ body: { ...QUEUE, fileListId: 5 } }),
+      'GET /api/queue-options': () => ({ body: [] }),
+      'PUT /api/queue/9': (c) => ({ body: { ...QUEUE, ...(c.body as object) } }),
+    })
+    const onSaved = mock(() => {})
+    const view = render(<QueueDialog open onClose={() => {}} />)
+    expect(screen.getByRole('button', { name: 'Lista de arquivos' })).toHaveTextContent('Nenhuma')
+    view.unmount()
+    render(<QueueDialog open queueId={9} onClose={() => {}} onSaved={onSaved} />)
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Lista de arquivos' })).toHaveTextContent('Boletos'),
+    )
+    await userEvent.click(screen.getByRole('button', { name: 'Lista de arquivos' }))
+    await userEvent.click(await screen.findByRole('option', { name: 'Catálogo' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
+    await waitFor(() => expect(onSaved).toHaveBeenCalled())
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ fileListId: 3 })
   })
 
   test('the HH:MM mask', () => {

@@ -1,6 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { Check } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { QueueDto } from '../../../shared/api'
 import { defaultSchedules, type ScheduleEntry } from '../../../shared/schedules'
@@ -47,6 +47,8 @@ export type QueueForm = {
   /** '' is none; the integrations and prompts areas do not exist yet, so none is the only choice. */
   integrationId: string
   promptId: string
+  /** '' is none: the file list the chatbot sends when it puts a customer in the queue. */
+  fileListId: string
   /** Edited in the hours tab (only when editing a saved queue); a new queue gets the spec's defaults. */
   schedules: ScheduleEntry[]
 }
@@ -59,6 +61,7 @@ const EMPTY: QueueForm = {
   outOfHoursMessage: '',
   integrationId: '',
   promptId: '',
+  fileListId: '',
   schedules: defaultSchedules(),
 }
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/
@@ -75,6 +78,7 @@ export function queueBodyOf(form: QueueForm, withSchedules = false) {
     outOfHoursMessage: form.outOfHoursMessage,
     integrationId: refOf(form.integrationId),
     promptId: refOf(form.promptId),
+    fileListId: refOf(form.fileListId),
     ...(withSchedules ? { schedules: form.schedules } : {}),
   }
 }
@@ -88,6 +92,7 @@ function formOf(q: QueueDto): QueueForm {
     outOfHoursMessage: q.outOfHoursMessage ?? '',
     integrationId: q.integrationId == null ? '' : String(q.integrationId),
     promptId: q.promptId == null ? '' : String(q.promptId),
+    fileListId: q.fileListId == null ? '' : String(q.fileListId),
     schedules: q.schedules?.length ? q.schedules : defaultSchedules(),
   }
 }
@@ -165,6 +170,23 @@ export function ColorPicker({
   )
 }
 
+/** The company's file lists (GET /files/list), loaded when the dialog opens; a failed load is just empty. */
+function useFileLists(open: boolean) {
+  const [lists, setLists] = useState<{ id: number; name: string }[]>([])
+  useEffect(() => {
+    if (!open) return
+    const ctrl = new AbortController()
+    api
+      .get<{ id: number; name: string }[]>('/files/list', { signal: ctrl.signal })
+      .then((rows) => {
+        if (!ctrl.signal.aborted && Array.isArray(rows)) setLists(rows)
+      })
+      .catch(() => {})
+    return () => ctrl.abort()
+  }, [open])
+  return lists
+}
+
 export function QueueDialog({
   open,
   queueId,
@@ -181,6 +203,7 @@ export function QueueDialog({
   const creating = queueId == null
   const showOutOfHours = scheduleEnabled.value
   const [tab, setTab] = useState(0)
+  const fileLists = useFileLists(open)
   const form = useFormDialog({
     open,
     onClose,
@@ -245,6 +268,23 @@ export function QueueDialog({
           />
         </Field>
       )}
+      <Field
+        label={t('chatbot.queue.fileList')}
+        hint={t('chatbot.queue.fileListHint')}
+        error={errors.fileListId}
+        as="group"
+        className="sm:col-span-2"
+      >
+        <Select
+          aria-label={t('chatbot.queue.fileList')}
+          value={values.fileListId}
+          onChange={(v) => set('fileListId', v)}
+          options={[
+            { value: '', label: t('chatbot.queue.fileListNone') },
+            ...fileLists.map((f) => ({ value: String(f.id), label: f.name })),
+          ]}
+        />
+      </Field>
       <Field label={t('chatbot.queue.integration')} hint={t('chatbot.queue.soon')} as="group">
         <Select
           aria-label={t('chatbot.queue.integration')}

@@ -1,0 +1,1 @@
+ALTER TABLE `queues` ADD `file_list_id` integer REFERENCES files(id) ON UPDATE no action ON DELETE set null;
