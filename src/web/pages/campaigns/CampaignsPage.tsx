@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { BarChart3, CirclePause, CirclePlay, Eye, Megaphone, Pencil, Plus, Trash2 } from 'lucide-react'
+import { BarChart3, CirclePause, CirclePlay, Eye, Megaphone, Pencil, Plus } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
@@ -10,19 +10,18 @@ import { api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import { LiveTableCard } from '../../components/LiveTableCard'
 import { Page } from '../../components/layout/Page'
+import { RowActions } from '../../components/RowActions'
 import { Badge, type BadgeTone } from '../../components/ui/Badge'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
-import { useDebounced } from '../../lib/useDebounced'
+import { useListSearch, useRowCrud } from '../../components/useListScreen'
 import { useLiveList } from '../../state/liveList'
 import { toast } from '../../state/toast'
 import { companyZone } from '../schedules/SchedulesPage'
 import { CampaignDialog } from './CampaignDialog'
 import { campaignsList } from './campaignsList'
-
-export const SEARCH_DEBOUNCE = 500
 
 export const STATUS_TONES: Record<CampaignStatus, BadgeTone> = {
   INATIVA: 'neutral',
@@ -51,26 +50,17 @@ export function CampaignsPage() {
   useSignals()
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const [search, setSearch] = useState('')
-  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
-  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
-  const [deleting, setDeleting] = useState<CampaignDto | null>(null)
+  const { search, setSearch, term } = useListSearch()
   const [stopping, setStopping] = useState<CampaignDto | null>(null)
   const list = useLiveList(campaignsList, { search: term })
   const { upsert, remove } = list
+  const crud = useRowCrud<CampaignDto>({
+    deletePath: (c) => `/campaigns/${c.id}`,
+    remove,
+    deleted: t('campaigns.deleted'),
+    deleteFailed: () => t('campaigns.deleteFailed'),
+  })
   const zone = companyZone()
-
-  const confirmDelete = async () => {
-    if (!deleting) return
-    try {
-      await api.delete(`/campaigns/${deleting.id}`)
-      remove(deleting.id)
-      toast.success(t('campaigns.deleted'))
-    } catch (err) {
-      toast.error(t('campaigns.deleteFailed'))
-      throw err
-    }
-  }
 
   const cancel = async () => {
     if (!stopping) return
@@ -104,7 +94,13 @@ export function CampaignsPage() {
   const actions = (c: CampaignDto) => {
     const editable = isCampaignEditable(c)
     return (
-      <div className="flex justify-end gap-0.5">
+      <RowActions
+        name={c.name}
+        editLabel={editable ? t('common.edit') : t('campaigns.view')}
+        editIcon={editable ? <Pencil className="size-4" /> : <Eye className="size-4" />}
+        onEdit={() => crud.openEdit(c.id)}
+        onDelete={() => crud.askDelete(c)}
+      >
         {c.status === 'EM_ANDAMENTO' && (
           <IconButton
             size="sm"
@@ -129,20 +125,7 @@ export function CampaignsPage() {
             onClick={() => navigate(`/campaign/${c.id}/report`)}
           />
         )}
-        <IconButton
-          size="sm"
-          label={`${editable ? t('common.edit') : t('campaigns.view')}: ${c.name}`}
-          icon={editable ? <Pencil className="size-4" /> : <Eye className="size-4" />}
-          onClick={() => setDialog({ id: c.id })}
-        />
-        <IconButton
-          size="sm"
-          variant="danger-ghost"
-          label={`${t('common.delete')}: ${c.name}`}
-          icon={<Trash2 className="size-4" />}
-          onClick={() => setDeleting(c)}
-        />
-      </div>
+      </RowActions>
     )
   }
 
@@ -210,7 +193,7 @@ export function CampaignsPage() {
       title={t('campaigns.title')}
       subtitle={list.count != null ? t('campaigns.count', { count: list.count }) : undefined}
       actions={
-        <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+        <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
           {t('campaigns.add')}
         </Button>
       }
@@ -231,7 +214,7 @@ export function CampaignsPage() {
             icon={<Megaphone />}
             title={t('campaigns.emptyTitle')}
             action={
-              <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+              <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
                 {t('campaigns.add')}
               </Button>
             }
@@ -240,16 +223,16 @@ export function CampaignsPage() {
           </EmptyState>
         }
       />
-      {dialog && (
+      {crud.dialog && (
         <CampaignDialog
           open
-          campaignId={dialog.id}
+          campaignId={crud.dialog.id}
           timeZone={zone}
-          onClose={() => setDialog(null)}
+          onClose={crud.closeDialog}
           onSaved={(c) => upsert(c)}
         />
       )}
-      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+      {crud.confirmDelete}
       <ConfirmDialog
         open={!!stopping}
         onClose={() => setStopping(null)}

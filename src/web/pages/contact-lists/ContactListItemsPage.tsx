@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { ArrowLeft, CircleCheck, Pencil, Plus, Trash2, Upload, UserPlus, Users } from 'lucide-react'
+import { ArrowLeft, CircleCheck, Plus, Upload, UserPlus, Users } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router-dom'
@@ -10,16 +10,14 @@ import { errorMessage } from '../../api/errors'
 import { subscribe } from '../../api/live'
 import { LiveTableCard } from '../../components/LiveTableCard'
 import { Page } from '../../components/layout/Page'
-import { Button, IconButton } from '../../components/ui/Button'
-import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { RowActions } from '../../components/RowActions'
+import { Button } from '../../components/ui/Button'
 import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
-import { useDebounced } from '../../lib/useDebounced'
+import { useListSearch, useRowCrud } from '../../components/useListScreen'
 import { useLiveList } from '../../state/liveList'
 import { currentUser } from '../../state/session'
-import { toast } from '../../state/toast'
 import { ContactListItemDialog } from './ContactListItemDialog'
-import { SEARCH_DEBOUNCE } from './ContactListsPage'
 import { ImportDialog } from './ImportDialog'
 import { contactListItemsList } from './lists'
 
@@ -53,12 +51,15 @@ export function ContactListItemsPage() {
   const { t } = useTranslation()
   const contactListId = Number(useParams().contactListId)
   const [contactList, setContactList] = useState<ContactListDto | null>(null)
-  const [search, setSearch] = useState('')
-  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
-  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
+  const { search, setSearch, term } = useListSearch()
   const [importing, setImporting] = useState(false)
-  const [deleting, setDeleting] = useState<ContactListItemDto | null>(null)
   const list = useLiveList(contactListItemsList, { contactListId, search: term })
+  const crud = useRowCrud<ContactListItemDto>({
+    deletePath: (item) => `/contact-list-items/${item.id}`,
+    remove: list.remove,
+    deleted: t('contactLists.itemDeleted'),
+    deleteFailed: errorMessage,
+  })
   const mayDelete = can(currentUser.value, 'contacts-page:deleteContact')
   const { reload } = list
 
@@ -79,36 +80,12 @@ export function ContactListItemsPage() {
     })
   }, [contactListId, reload])
 
-  const confirmDelete = async () => {
-    if (!deleting) return
-    try {
-      await api.delete(`/contact-list-items/${deleting.id}`)
-      list.remove(deleting.id)
-      toast.success(t('contactLists.itemDeleted'))
-    } catch (err) {
-      toast.error(errorMessage(err))
-      throw err
-    }
-  }
-
   const actions = (item: ContactListItemDto) => (
-    <div className="flex justify-end gap-0.5">
-      <IconButton
-        size="sm"
-        label={`${t('common.edit')}: ${item.name}`}
-        icon={<Pencil className="size-4" />}
-        onClick={() => setDialog({ id: item.id })}
-      />
-      {mayDelete && (
-        <IconButton
-          size="sm"
-          variant="danger-ghost"
-          label={`${t('common.delete')}: ${item.name}`}
-          icon={<Trash2 className="size-4" />}
-          onClick={() => setDeleting(item)}
-        />
-      )}
-    </div>
+    <RowActions
+      name={item.name}
+      onEdit={() => crud.openEdit(item.id)}
+      onDelete={mayDelete ? () => crud.askDelete(item) : undefined}
+    />
   )
 
   const columns: Column<ContactListItemDto>[] = [
@@ -147,7 +124,7 @@ export function ContactListItemsPage() {
           <Button variant="secondary" icon={<Upload className="size-4" />} onClick={() => setImporting(true)}>
             {t('contactLists.importButton')}
           </Button>
-          <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+          <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
             {t('contactLists.add')}
           </Button>
         </div>
@@ -181,7 +158,7 @@ export function ContactListItemsPage() {
             icon={<Users />}
             title={t('contactLists.emptyItemsTitle')}
             action={
-              <Button icon={<UserPlus className="size-4" />} onClick={() => setDialog({})}>
+              <Button icon={<UserPlus className="size-4" />} onClick={crud.openAdd}>
                 {t('contactLists.add')}
               </Button>
             }
@@ -190,12 +167,12 @@ export function ContactListItemsPage() {
           </EmptyState>
         }
       />
-      {dialog && (
+      {crud.dialog && (
         <ContactListItemDialog
           open
           contactListId={contactListId}
-          recordId={dialog.id}
-          onClose={() => setDialog(null)}
+          recordId={crud.dialog.id}
+          onClose={crud.closeDialog}
           onSaved={(r) => list.upsert(r)}
         />
       )}
@@ -208,7 +185,7 @@ export function ContactListItemsPage() {
           onDone={() => reload()}
         />
       )}
-      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+      {crud.confirmDelete}
     </Page>
   )
 }

@@ -1,24 +1,20 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { Download, ListPlus, Pencil, Plus, Trash2, Users } from 'lucide-react'
-import { useState } from 'react'
+import { Download, ListPlus, Plus, Users } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
 import type { ContactListDto } from '../../../shared/contact-lists'
-import { api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import { LiveTableCard } from '../../components/LiveTableCard'
 import { Page } from '../../components/layout/Page'
+import { RowActions } from '../../components/RowActions'
 import { Button, IconButton } from '../../components/ui/Button'
-import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
-import { useDebounced } from '../../lib/useDebounced'
+import { useListSearch, useRowCrud } from '../../components/useListScreen'
 import { useLiveList } from '../../state/liveList'
 import { toast } from '../../state/toast'
 import { ContactListDialog } from './ContactListDialog'
 import { contactListsList, downloadFile } from './lists'
-
-export const SEARCH_DEBOUNCE = 500
 
 /**
  * The contact lists screen (spec 2): search, add, an infinite-scroll table of name and contact count; row
@@ -29,23 +25,15 @@ export function ContactListsPage() {
   useSignals()
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const [search, setSearch] = useState('')
-  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
-  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
-  const [deleting, setDeleting] = useState<ContactListDto | null>(null)
+  const { search, setSearch, term } = useListSearch()
   const list = useLiveList(contactListsList, { search: term })
-
-  const confirmDelete = async () => {
-    if (!deleting) return
-    try {
-      await api.delete(`/contact-lists/${deleting.id}`)
-      list.remove(deleting.id)
-      toast.success(t('contactLists.deleted'))
-    } catch (err) {
-      toast.error(errorMessage(err))
-      throw err
-    }
-  }
+  const crud = useRowCrud<ContactListDto>({
+    deletePath: (record) => `/contact-lists/${record.id}`,
+    remove: list.remove,
+    deleted: t('contactLists.deleted'),
+    deleteFailed: errorMessage,
+    deleteMessage: t('contactLists.deleteConfirm'),
+  })
 
   const sample = () =>
     downloadFile('/contact-lists/sample', 'contatos-exemplo.xlsx').catch((err) =>
@@ -53,7 +41,11 @@ export function ContactListsPage() {
     )
 
   const actions = (record: ContactListDto) => (
-    <div className="flex justify-end gap-0.5">
+    <RowActions
+      name={record.name}
+      onEdit={() => crud.openEdit(record.id)}
+      onDelete={() => crud.askDelete(record)}
+    >
       <IconButton
         size="sm"
         label={`${t('contactLists.sample')}: ${record.name}`}
@@ -66,20 +58,7 @@ export function ContactListsPage() {
         icon={<Users className="size-4" />}
         onClick={() => navigate(`/contact-lists/${record.id}/contacts`)}
       />
-      <IconButton
-        size="sm"
-        label={`${t('common.edit')}: ${record.name}`}
-        icon={<Pencil className="size-4" />}
-        onClick={() => setDialog({ id: record.id })}
-      />
-      <IconButton
-        size="sm"
-        variant="danger-ghost"
-        label={`${t('common.delete')}: ${record.name}`}
-        icon={<Trash2 className="size-4" />}
-        onClick={() => setDeleting(record)}
-      />
-    </div>
+    </RowActions>
   )
 
   const columns: Column<ContactListDto>[] = [
@@ -109,7 +88,7 @@ export function ContactListsPage() {
       title={t('contactLists.title')}
       subtitle={list.count != null ? t('contactLists.count', { count: list.count }) : undefined}
       actions={
-        <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+        <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
           {t('contactLists.add')}
         </Button>
       }
@@ -143,7 +122,7 @@ export function ContactListsPage() {
             icon={<Users />}
             title={t('contactLists.emptyTitle')}
             action={
-              <Button icon={<ListPlus className="size-4" />} onClick={() => setDialog({})}>
+              <Button icon={<ListPlus className="size-4" />} onClick={crud.openAdd}>
                 {t('contactLists.add')}
               </Button>
             }
@@ -152,20 +131,15 @@ export function ContactListsPage() {
           </EmptyState>
         }
       />
-      {dialog && (
+      {crud.dialog && (
         <ContactListDialog
           open
-          recordId={dialog.id}
-          onClose={() => setDialog(null)}
+          recordId={crud.dialog.id}
+          onClose={crud.closeDialog}
           onSaved={(r) => list.upsert(r)}
         />
       )}
-      <ConfirmDialog
-        open={!!deleting}
-        onClose={() => setDeleting(null)}
-        onConfirm={confirmDelete}
-        message={t('contactLists.deleteConfirm')}
-      />
+      {crud.confirmDelete}
     </Page>
   )
 }

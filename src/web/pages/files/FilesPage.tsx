@@ -1,23 +1,17 @@
-import { FilePlus2, Files, Pencil, Plus, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { FilePlus2, Files, Plus } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import type { FileListDto } from '../../../shared/files'
-import { api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import { LiveTableCard } from '../../components/LiveTableCard'
 import { Page } from '../../components/layout/Page'
-import { Button, IconButton } from '../../components/ui/Button'
-import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { RowActions } from '../../components/RowActions'
+import { Button } from '../../components/ui/Button'
 import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
-import { useDebounced } from '../../lib/useDebounced'
+import { useListSearch, useRowCrud } from '../../components/useListScreen'
 import { useLiveList } from '../../state/liveList'
-import { toast } from '../../state/toast'
 import { FileListDialog } from './FileListDialog'
 import { filesList } from './filesList'
-
-/** Spec: search debounce 500 ms. */
-export const SEARCH_DEBOUNCE = 500
 
 function NameCell({ record }: { record: FileListDto }) {
   const { t } = useTranslation()
@@ -38,41 +32,22 @@ function NameCell({ record }: { record: FileListDto }) {
  */
 export function FilesPage() {
   const { t } = useTranslation()
-  const [search, setSearch] = useState('')
-  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
-  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
-  const [deleting, setDeleting] = useState<FileListDto | null>(null)
+  const { search, setSearch, term } = useListSearch()
   const list = useLiveList(filesList, { search: term })
   const { upsert, remove } = list
-
-  const confirmDelete = async () => {
-    if (!deleting) return
-    try {
-      await api.delete(`/files/${deleting.id}`)
-      remove(deleting.id)
-      toast.success(t('files.deleted'))
-    } catch (err) {
-      toast.error(`${t('files.deleteFailed')}: ${errorMessage(err)}`)
-      throw err
-    }
-  }
+  const crud = useRowCrud<FileListDto>({
+    deletePath: (record) => `/files/${record.id}`,
+    remove,
+    deleted: t('files.deleted'),
+    deleteFailed: (err) => `${t('files.deleteFailed')}: ${errorMessage(err)}`,
+  })
 
   const actions = (record: FileListDto) => (
-    <div className="flex justify-end gap-0.5">
-      <IconButton
-        size="sm"
-        label={`${t('common.edit')}: ${record.name}`}
-        icon={<Pencil className="size-4" />}
-        onClick={() => setDialog({ id: record.id })}
-      />
-      <IconButton
-        size="sm"
-        variant="danger-ghost"
-        label={`${t('common.delete')}: ${record.name}`}
-        icon={<Trash2 className="size-4" />}
-        onClick={() => setDeleting(record)}
-      />
-    </div>
+    <RowActions
+      name={record.name}
+      onEdit={() => crud.openEdit(record.id)}
+      onDelete={() => crud.askDelete(record)}
+    />
   )
 
   const columns: Column<FileListDto>[] = [
@@ -100,7 +75,7 @@ export function FilesPage() {
       title={t('files.title')}
       subtitle={list.count != null ? t('files.count', { count: list.count }) : undefined}
       actions={
-        <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+        <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
           {t('files.add')}
         </Button>
       }
@@ -121,7 +96,7 @@ export function FilesPage() {
             icon={<Files />}
             title={t('files.emptyTitle')}
             action={
-              <Button icon={<FilePlus2 className="size-4" />} onClick={() => setDialog({})}>
+              <Button icon={<FilePlus2 className="size-4" />} onClick={crud.openAdd}>
                 {t('files.add')}
               </Button>
             }
@@ -130,15 +105,15 @@ export function FilesPage() {
           </EmptyState>
         }
       />
-      {dialog && (
+      {crud.dialog && (
         <FileListDialog
           open
-          recordId={dialog.id}
-          onClose={() => setDialog(null)}
+          recordId={crud.dialog.id}
+          onClose={crud.closeDialog}
           onSaved={(record) => upsert(record)}
         />
       )}
-      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+      {crud.confirmDelete}
     </Page>
   )
 }

@@ -1,26 +1,20 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { MessageSquarePlus, MessageSquareText, Paperclip, Pencil, Plus, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { MessageSquarePlus, MessageSquareText, Paperclip, Plus } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import type { QuickMessageDto } from '../../../shared/api'
-import { api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import { LiveTableCard } from '../../components/LiveTableCard'
 import { Page } from '../../components/layout/Page'
+import { RowActions } from '../../components/RowActions'
 import { Badge } from '../../components/ui/Badge'
-import { Button, IconButton } from '../../components/ui/Button'
-import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
+import { Button } from '../../components/ui/Button'
 import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
-import { useDebounced } from '../../lib/useDebounced'
+import { useListSearch, useRowCrud } from '../../components/useListScreen'
 import { useLiveList } from '../../state/liveList'
 import { currentUser } from '../../state/session'
-import { toast } from '../../state/toast'
 import { QuickMessageDialog } from './QuickMessageDialog'
 import { quickMessagesList } from './quickMessagesList'
-
-/** Spec: search debounce 500 ms. */
-export const SEARCH_DEBOUNCE = 500
 
 function Shortcode({ record }: { record: QuickMessageDto }) {
   const { t } = useTranslation()
@@ -65,44 +59,25 @@ export function QuickMessagesPage() {
   const { t } = useTranslation()
   const me = currentUser.value
   const isAdmin = me?.profile === 'admin' || !!me?.super
-  const [search, setSearch] = useState('')
-  const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
-  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
-  const [deleting, setDeleting] = useState<QuickMessageDto | null>(null)
+  const { search, setSearch, term } = useListSearch()
   const list = useLiveList(quickMessagesList, { search: term })
   const { upsert, remove } = list
-
-  const confirmDelete = async () => {
-    if (!deleting) return
-    try {
-      await api.delete(`/quick-messages/${deleting.id}`)
-      remove(deleting.id)
-      toast.success(t('quickMessages.deleted'))
-    } catch (err) {
-      toast.error(`${t('quickMessages.deleteFailed')}: ${errorMessage(err)}`)
-      throw err
-    }
-  }
+  const crud = useRowCrud<QuickMessageDto>({
+    deletePath: (record) => `/quick-messages/${record.id}`,
+    remove,
+    deleted: t('quickMessages.deleted'),
+    deleteFailed: (err) => `${t('quickMessages.deleteFailed')}: ${errorMessage(err)}`,
+  })
 
   const mayChange = (record: QuickMessageDto) => isAdmin || record.userId === me?.id
 
   const actions = (record: QuickMessageDto) =>
     mayChange(record) ? (
-      <div className="flex justify-end gap-0.5">
-        <IconButton
-          size="sm"
-          label={`${t('common.edit')}: /${record.shortcode}`}
-          icon={<Pencil className="size-4" />}
-          onClick={() => setDialog({ id: record.id })}
-        />
-        <IconButton
-          size="sm"
-          variant="danger-ghost"
-          label={`${t('common.delete')}: /${record.shortcode}`}
-          icon={<Trash2 className="size-4" />}
-          onClick={() => setDeleting(record)}
-        />
-      </div>
+      <RowActions
+        name={`/${record.shortcode}`}
+        onEdit={() => crud.openEdit(record.id)}
+        onDelete={() => crud.askDelete(record)}
+      />
     ) : null
 
   const columns: Column<QuickMessageDto>[] = [
@@ -141,7 +116,7 @@ export function QuickMessagesPage() {
       title={t('quickMessages.title')}
       subtitle={list.count != null ? t('quickMessages.count', { count: list.count }) : undefined}
       actions={
-        <Button icon={<Plus className="size-4" />} onClick={() => setDialog({})}>
+        <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
           {t('quickMessages.add')}
         </Button>
       }
@@ -165,7 +140,7 @@ export function QuickMessagesPage() {
             icon={<MessageSquareText />}
             title={t('quickMessages.emptyTitle')}
             action={
-              <Button icon={<MessageSquarePlus className="size-4" />} onClick={() => setDialog({})}>
+              <Button icon={<MessageSquarePlus className="size-4" />} onClick={crud.openAdd}>
                 {t('quickMessages.add')}
               </Button>
             }
@@ -174,15 +149,15 @@ export function QuickMessagesPage() {
           </EmptyState>
         }
       />
-      {dialog && (
+      {crud.dialog && (
         <QuickMessageDialog
           open
-          recordId={dialog.id}
-          onClose={() => setDialog(null)}
+          recordId={crud.dialog.id}
+          onClose={crud.closeDialog}
           onSaved={(record) => upsert(record)}
         />
       )}
-      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
+      {crud.confirmDelete}
     </Page>
   )
 }

@@ -1,0 +1,43 @@
+import { Pencil, Trash2 } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { IconButton } from './ui/Button'
+
+export type RowActionsProps = {
+  /** The row's name, read after the action in each button's label ('Editar: name'). */
+  name: string
+  onEdit: () => void
+  /** Left out: no delete button (the user may not delete). */
+  onDelete?: () => void
+  /** Replaces 'Editar' in the edit button's label (e.g. 'Visualizar' for a read-only row). */
+  editLabel?: string
+  /** Replaces the pencil. */
+  editIcon?: ReactNode
+  /** Further buttons, before edit and delete. */
+  children?: ReactNode
+}
+
+/** A table row's actions: any extra buttons, then edit and delete (the list screens of the spec). */
+export function RowActions({ name, onEdit, onDelete, editLabel, editIcon, children }: RowActionsProps) {
+  const { t } = useTranslation()
+  return (
+    <div className="flex justify-end gap-0.5">
+      {children}
+      <IconButton
+        size="sm"
+        label={`${editLabel ?? t('common.edit')}: ${name}`}
+        icon={editIcon ?? <Pencil className="size-4" />}
+        onClick={onEdit}
+      />
+      {onDelete && (
+        <IconButton
+          size="sm"
+          variant="danger-ghost"
+          label={`${t('common.delete')}: ${name}`}
+          icon={<Trash2 className="size-4" />}
+          onClick={onDelete}
+        />
+      )}
+    </div>
+  )
+}
