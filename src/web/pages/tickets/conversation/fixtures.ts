@@ -1,5 +1,6 @@
 /** Test fixtures: a ticket and its messages as the server sends them. */
 import type { MessageDto, TicketDto } from '../../../../shared/api'
+import { messageDto } from '../../../test/messages'
 
 export function makeTicket(overrides: Partial<TicketDto> = {}): TicketDto {
   return {
@@ -38,36 +39,14 @@ let nextId = 100
 
 export function makeMessage(overrides: Partial<MessageDto> = {}): MessageDto {
   const id = overrides.id ?? nextId++
-  return {
+  return messageDto({
     id,
-    wid: `W${id}`,
     ticketId: 5,
     contactId: 9,
-    companyId: 7,
     body: 'Olá',
-    fromMe: false,
-    ack: 0,
     read: true,
-    mediaType: 'chat',
-    mediaUrl: null,
-    mediaName: null,
-    mediaMime: null,
-    mediaSize: null,
-    mediaState: 'none',
-    ptt: false,
-    isDeleted: false,
-    isEdited: false,
-    isPrivate: false,
-    oldMessages: [],
-    quotedMsgId: null,
-    quotedMsg: null,
-    reactions: [],
-    participantName: null,
-    sendState: null,
-    sendError: null,
-    userId: null,
     createdAt: '2026-03-02T12:00:00.000Z',
     updatedAt: '2026-03-02T12:00:00.000Z',
     ...overrides,
-  }
+  })
 }

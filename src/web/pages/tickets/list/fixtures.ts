@@ -1,5 +1,6 @@
 /** Ticket and message fixtures for the inbox's web tests. */
 import type { MessageDto, TicketDto } from '../../../../shared/api'
+import { messageDto } from '../../../test/messages'
 
 let nextUuid = 1
 
@@ -37,36 +38,7 @@ export function makeTicket(overrides: Partial<TicketDto> & { id: number }): Tick
 }
 
 export function makeMessage(overrides: Partial<MessageDto> & { id: number; ticketId: number }): MessageDto {
-  return {
-    wid: `W${overrides.id}`,
-    contactId: null,
-    companyId: 7,
-    body: 'Olá!',
-    fromMe: false,
-    ack: 0,
-    read: false,
-    mediaType: 'chat',
-    mediaUrl: null,
-    mediaName: null,
-    mediaMime: null,
-    mediaSize: null,
-    mediaState: 'none',
-    ptt: false,
-    isDeleted: false,
-    isEdited: false,
-    isPrivate: false,
-    oldMessages: [],
-    quotedMsgId: null,
-    quotedMsg: null,
-    reactions: [],
-    participantName: null,
-    sendState: null,
-    sendError: null,
-    userId: null,
-    createdAt: '2026-03-01T10:00:00.000Z',
-    updatedAt: '2026-03-01T10:00:00.000Z',
-    ...overrides,
-  }
+  return messageDto({ body: 'Olá!', ...overrides })
 }
 
 export const queueRef = (id: number, name = `Fila ${id}`, color = '#3284FE') => ({ id, name, color })
