@@ -116,7 +116,11 @@ class FakeOperatorServer {
     if (req.headers.get('authorization') !== `Operator ${TOKEN}`) {
       return json({ error: 'ERR_INVALID_TOKEN', message: 'Invalid operator token' }, 401)
     }
-    if (req.method === 'GET' && url.pathname === '/api/operator/connections') {
+    // `balcao connection list` runs the `connection.list` operator command: the same list.
+    const listed =
+      (req.method === 'GET' && url.pathname === '/api/operator/connections') ||
+      (req.method === 'POST' && url.pathname === '/api/operator/commands/connection.list')
+    if (listed) {
       return json(
         [...this.connections.values()].map(({ qrcode: _q, pairingCode: _p, expirationTime: _e, ...c }) => c),
       )
@@ -572,17 +576,24 @@ describe('balcao connection (the command, as a child process)', () => {
   test('pair exits 6 after --timeout', async () => {
     fake.add({ id: 22 })
     fake.onPair = ({ id }) => fake.update(id, { status: 'qrcode', qrcode: 'Q' })
-    const { code, lines } = await run(['pair', '22', '--data', dataDir, '--timeout', '0.3'])
+    const { code, lines, stderr } = await run(['pair', '22', '--data', dataDir, '--timeout', '0.3'])
     expect(code).toBe(EXIT.unavailable)
-    expect(JSON.parse(lines.at(-1)!).error).toBe('ERR_PAIR_TIMEOUT')
+    expect(JSON.parse(lines.at(-1)!).status).toBe('qrcode')
+    expect(JSON.parse(stderr).error).toBe('ERR_PAIR_TIMEOUT')
   })
 
   test('not running, unknown connection and bad arguments have their exit codes', async () => {
+    // Without a server, list reads the database; a folder with none is unavailable, said on stderr.
     const nowhere = tempDir()
     const down = await run(['list', '--data', nowhere])
     expect(down.code).toBe(EXIT.unavailable)
-    expect(JSON.parse(down.stdout)).toMatchObject({ error: 'ERR_NOT_RUNNING' })
-    expect(JSON.parse(down.stdout).message).toContain(`Balcão is not running with data folder ${nowhere}`)
+    expect(down.stdout).toBe('')
+    expect(JSON.parse(down.stderr)).toMatchObject({ error: 'ERR_NO_DATA' })
+    expect(JSON.parse(down.stderr).message).toContain(`No Balcão data in ${nowhere}`)
+    const paired = await run(['pair', '1', '--data', nowhere])
+    expect(paired.code).toBe(EXIT.unavailable)
+    expect(JSON.parse(paired.stderr)).toMatchObject({ error: 'ERR_NOT_RUNNING' })
+    expect(JSON.parse(paired.stderr).message).toContain(`Balcão is not running with data folder ${nowhere}`)
 
     expect((await run(['pair', '999', '--data', dataDir])).code).toBe(EXIT.notFound)
     expect((await run(['pair', 'abc', '--data', dataDir])).code).toBe(EXIT.usage)

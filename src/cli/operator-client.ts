@@ -58,6 +58,8 @@ export class OperatorError extends Error {
     /** The HTTP status; 503 when the server could not be reached at all. */
     readonly status: number,
     exitCode?: number,
+    /** The fields a validation error names, as the server answered them. */
+    readonly fields?: { field: string; message: string }[],
   ) {
     super(message)
     this.name = 'OperatorError'
@@ -190,7 +192,12 @@ export class OperatorClient {
     return new OperatorClient(readOperatorFile(dataDir), dataDir)
   }
 
-  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  private async request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    timeoutMs = 15_000,
+  ): Promise<T> {
     let res: Response
     try {
       res = await fetch(`${this.credential.url}${path}`, {
@@ -200,10 +207,20 @@ export class OperatorClient {
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(15_000),
+        signal: AbortSignal.timeout(timeoutMs),
       })
-    } catch {
-      throw notRunning(this.dataDir)
+    } catch (err) {
+      // A request that got no answer in time may have done its work: it is not "not running" (which lets a
+      // command run again on the database), but a failure of its own.
+      if ((err as Error)?.name === 'TimeoutError') {
+        throw new OperatorError(
+          'ERR_SERVER_TIMEOUT',
+          `The server on ${this.dataDir} did not answer within ${Math.round(timeoutMs / 1000)} s`,
+          504,
+          EXIT.unavailable,
+        )
+      }
+      throw Object.assign(notRunning(this.dataDir), { cause: err })
     }
     const text = await res.text()
     let parsed: unknown
@@ -213,7 +230,7 @@ export class OperatorClient {
       parsed = undefined
     }
     if (!res.ok) {
-      const err = (parsed ?? {}) as { error?: unknown; message?: unknown }
+      const err = (parsed ?? {}) as { error?: unknown; message?: unknown; fields?: unknown }
       const code = typeof err.error === 'string' ? err.error : `HTTP_${res.status}`
       const message =
         typeof err.message === 'string' && err.message !== ''
@@ -221,9 +238,17 @@ export class OperatorClient {
           : res.status === 401
             ? 'The server refused the operator credential; restart `balcao serve`'
             : `The server answered ${res.status} ${res.statusText}`
-      throw new OperatorError(code, message, res.status)
+      const fields = Array.isArray(err.fields)
+        ? (err.fields as { field: string; message: string }[])
+        : undefined
+      throw new OperatorError(code, message, res.status, undefined, fields)
     }
     return parsed as T
+  }
+
+  /** Runs one operator command (`company.create`, …) on the server: its JSON result. */
+  command<T>(name: string, input: Record<string, unknown>) {
+    return this.request<T>('POST', `/api/operator/commands/${encodeURIComponent(name)}`, input, 120_000)
   }
 
   listConnections() {

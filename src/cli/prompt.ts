@@ -26,3 +26,26 @@ export function promptHidden(question: string): Promise<string> {
     stdin.on('data', onData)
   })
 }
+
+/** Asks a yes/no question on the terminal; only "y" or "yes" (any case) is a yes. */
+export async function confirm(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises')
+  const rl = createInterface({ input: process.stdin, output: process.stdout })
+  try {
+    const answer = await rl.question(`${question} [y/N] `)
+    return /^(y|yes|s|sim)$/i.test(answer.trim())
+  } finally {
+    rl.close()
+  }
+}
+
+/** Asks for one line of text on the terminal (trimmed). */
+export async function ask(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises')
+  const rl = createInterface({ input: process.stdin, output: process.stdout })
+  try {
+    return (await rl.question(question)).trim()
+  } finally {
+    rl.close()
+  }
+}

@@ -4,7 +4,7 @@ import { secureHeaders } from 'hono/secure-headers'
 import { AppError } from '../shared/errors'
 import { PLAN_FLAGS, PLAN_GATED_PATHS } from '../shared/plans'
 import type { Deps } from './context'
-import { health } from './health'
+import { healthResponse } from './health'
 import { authenticate, requireAuth, requirePlanFeature } from './http/auth'
 import type { AppEnv } from './http/env'
 import { handleError, notFoundApi } from './http/errors'
@@ -12,27 +12,39 @@ import { isHttps } from './http/request'
 import { mediaRoutes } from './media/routes'
 import { UPLOAD_REQUEST_LIMIT } from './media/types'
 import { isUploadRequest, uploadTooLarge } from './media/upload'
+import { metricsAuthorized, metricsOf } from './metrics'
+import { announcementsRoutes } from './modules/announcements/routes'
 import { authRoutes } from './modules/auth/routes'
 import { LoginThrottle } from './modules/auth/throttle'
 import { campaignSettingsRoutes } from './modules/campaign-settings/routes'
 import { campaignsRoutes } from './modules/campaigns/routes'
+import { chatsRoutes } from './modules/chats/routes'
 import { companiesRoutes } from './modules/companies/routes'
 import { connectionsRoutes, restartRoutes, sessionRoutes } from './modules/connections/routes'
 import { contactListItemsRoutes, contactListsRoutes } from './modules/contact-lists/routes'
 import { contactsRoutes } from './modules/contacts/routes'
+import { dashboardRoutes, messagesAllMeRoutes } from './modules/dashboard/routes'
 import { externalApiRoutes } from './modules/external-api/routes'
 import { filesRoutes } from './modules/files/routes'
+import { helpsRoutes } from './modules/helps/routes'
 import { mediaRetryRoutes } from './modules/inbound/routes'
+import { invoicesRoutes } from './modules/invoices/routes'
 import { kanbanRoutes } from './modules/kanban/routes'
 import { messageForwardRoutes, messagesRoutes } from './modules/messages/routes'
 import { isOperatorToken, operatorRoutes } from './modules/operator/routes'
+import { passwordResetRoutes } from './modules/password-reset/routes'
+import { paymentsRoutes, subscriptionRoutes } from './modules/payments/routes'
 import { plansRoutes } from './modules/plans/routes'
+import { platformSettingsRoutes } from './modules/platform-settings/routes'
+import { promptsRoutes, testAudioRoutes, transcribeRoutes } from './modules/prompts/routes'
+import { queueIntegrationsRoutes } from './modules/queue-integrations/routes'
 import { queueOptionsRoutes } from './modules/queue-options/routes'
 import { queuesRoutes } from './modules/queues/routes'
 import { quickMessagesRoutes } from './modules/quick-messages/routes'
 import { sandboxRoutes } from './modules/sandbox/routes'
 import { schedulesRoutes } from './modules/schedules/routes'
 import { settingsRoutes } from './modules/settings/routes'
+import { signupRoutes } from './modules/signup/routes'
 import { tagsRoutes } from './modules/tags/routes'
 import { ticketTagsRoutes } from './modules/ticket-tags/routes'
 import { ticketsRoutes } from './modules/tickets/routes'
@@ -53,6 +65,8 @@ function liveSocketOrigin(c: Context<AppEnv>) {
 /** Builds the whole HTTP app from its dependencies; tests call `app.request()` on it. */
 export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
   const throttle = new LoginThrottle(deps.clock)
+  const signup = signupRoutes(deps.clock)
+  const recovery = passwordResetRoutes(deps.clock)
   const apiBodyLimit = bodyLimit({
     maxSize: 2 * 1024 * 1024,
     onError: (c) => c.json({ error: 'ERR_PAYLOAD_TOO_LARGE', message: 'The request body is too large' }, 413),
@@ -70,7 +84,14 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
         ? uploadBodyLimit
         : apiBodyLimit)(c, next),
     )
-    .get('/health', (c) => c.json(health(deps)))
+    .get('/health', () => healthResponse(deps))
+    .get('/metrics', (c) => {
+      const token = deps.env.BALCAO_METRICS_TOKEN?.trim()
+      if (!token) return notFoundApi(c)
+      if (!metricsAuthorized(token, c.req.header('authorization')))
+        return c.json({ error: 'ERR_INVALID_TOKEN', message: 'The metrics token is required' }, 401)
+      return c.body(metricsOf(deps).render(deps), 200, { 'content-type': 'text/plain; version=0.0.4' })
+    })
     .get('/ws', async (c) => {
       const operator = c.req.query('operator')
       let data: SocketData
@@ -99,14 +120,20 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     .route('/queue', queuesRoutes)
     .route('/queue-options', queueOptionsRoutes)
     .route('/settings', settingsRoutes)
+    .route('/signup', signup.codes) // public sign-up codes; POST /signup/codes for super users
+    .route('/companies', signup.companies) // public POST /companies/cadastro, GET /companies/listPlan/{id}
     .route('/companies', companiesRoutes)
+    .route('/forgetpassword', recovery.forget)
+    .route('/resetpasswords', recovery.reset)
     .route('/plans', plansRoutes)
+    .route('/platform-settings', platformSettingsRoutes)
     .route('/whatsapp', connectionsRoutes)
     .route('/whatsappsession', sessionRoutes)
     .route('/whatsapp-restart', restartRoutes)
     .route('/operator', operatorRoutes)
     .route('/messages', externalApiRoutes) // POST /messages/send (a connection's token): before /messages/:ticketId
     .route('/messages', mediaRetryRoutes) // POST /messages/{id}/media/retry (inbound media)
+    .route('/messages', transcribeRoutes) // POST /messages/{id}/transcribe (useOpenAi)
     .route('/messages', messagesRoutes)
     .route('/message', messageForwardRoutes)
     .route('/media', mediaRoutes)
@@ -118,8 +145,19 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     .route('/schedules', schedulesRoutes)
     .route('/campaigns', campaignsRoutes)
     .route('/quick-messages', quickMessagesRoutes)
+    .route('/chats', chatsRoutes)
     .route('/campaign-settings', campaignSettingsRoutes)
     .route('/files', filesRoutes)
+    .route('/queueIntegration', queueIntegrationsRoutes)
+    .route('/prompt', promptsRoutes)
+    .route('/test', testAudioRoutes) // POST /test/audio (spec 1: transcription)
+    .route('/announcements', announcementsRoutes) // super users; GET /announcements/feed for everyone
+    .route('/helps', helpsRoutes)
+    .route('/dashboard', dashboardRoutes)
+    .route('/messages-allMe', messagesAllMeRoutes)
+    .route('/invoices', invoicesRoutes)
+    .route('/subscription', subscriptionRoutes)
+    .route('/payments', paymentsRoutes) // POST /payments/webhook: signed by the payment provider, no session
     .route('/ticket-tags', ticketTagsRoutes)
     .route('/ticket', kanbanRoutes) // GET /ticket/kanban, PUT /ticket/kanban/{ticketId} (useKanban)
   if (deps.sandboxNetwork) api.route('/sandbox', sandboxRoutes(deps.sandboxNetwork))
@@ -127,15 +165,21 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
 
   const app = new Hono<AppEnv>({ strict: false })
   app.onError(handleError)
+  const metrics = metricsOf(deps)
   app.use(async (c, next) => {
     c.set('deps', deps)
+    const started = performance.now()
     await next()
+    if (c.req.path.startsWith('/api/'))
+      metrics.observe(c.req.method, c.res.status, (performance.now() - started) / 1000)
   })
   app.use(
     secureHeaders({
       contentSecurityPolicy: {
         defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // Help videos (src/shared/helps.ts): YouTube's thumbnails and its privacy-enhanced player, nothing else.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https://i.ytimg.com'],
+        frameSrc: ['https://www.youtube-nocookie.com'],
         mediaSrc: ["'self'", 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         connectSrc: ["'self'", liveSocketOrigin],

@@ -9,12 +9,26 @@ export type Config = {
   adminPassword?: string
   /** Where the prebuilt UI lives when running from sources (the executable carries its own). */
   webDir?: string
+  /** Daily backups kept in `<data>/backups` (0: none). */
+  backupKeep: number
 }
 
-export type ServeFlags = { port?: string; host?: string; data?: string; sandbox?: boolean }
+export type ServeFlags = {
+  port?: string
+  host?: string
+  data?: string
+  sandbox?: boolean
+  backupKeep?: string
+}
 
 function envFlag(value: string | undefined) {
   return value === '1' || value === 'true' || value === 'yes'
+}
+
+/** `BALCAO_BACKUP_KEEP` / `--backup-keep`: a whole number of daily backups (at most 365), none otherwise. */
+export function backupKeep(value: string | undefined): number {
+  const n = Number(value ?? 0)
+  return Number.isInteger(n) && n > 0 ? Math.min(n, 365) : 0
 }
 
 /** Flags win over the environment, which wins over the defaults. */
@@ -32,5 +46,6 @@ export function loadConfig(
     sandbox: flags.sandbox ?? envFlag(env.BALCAO_SANDBOX),
     adminEmail: env.BALCAO_ADMIN_EMAIL || undefined,
     adminPassword: env.BALCAO_ADMIN_PASSWORD || undefined,
+    backupKeep: backupKeep(flags.backupKeep ?? env.BALCAO_BACKUP_KEEP),
   }
 }

@@ -32,6 +32,8 @@ export type Deps = {
    * front (true is one).
    */
   trustProxy: boolean | number
+  /** The environment the platform settings fall back to (`process.env` in production; a plain object in tests). */
+  env: Readonly<Record<string, string | undefined>>
 }
 
 /** A signed-in person: what every browser request carries. */

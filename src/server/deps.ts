@@ -5,9 +5,9 @@ import { ChannelManager } from './channels/manager'
 import { type Clock, systemClock } from './clock'
 import type { Deps } from './context'
 import { openDatabase } from './db/client'
-import { runMigrations } from './db/migrate'
 import { proxyHops } from './http/request'
 import { createLogger, type Logger } from './logger'
+import { migrateDataDir } from './ops/upgrade'
 import { Hub } from './realtime/hub'
 import { loadOrCreateSecrets } from './secrets'
 
@@ -21,10 +21,11 @@ export async function openDataDir(
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   mkdirSync(join(dataDir, 'media'), { recursive: true })
   const { db, sqlite } = openDatabase(join(dataDir, 'balcao.db'))
-  runMigrations(db)
+  const log = options.log ?? createLogger()
+  // Newer executable, older data: the database is copied aside first (ops/upgrade.ts).
+  migrateDataDir(dataDir, { db, sqlite }, log)
   const clock = options.clock ?? systemClock
   const hub = new Hub()
-  const log = options.log ?? createLogger()
   // The channel code (Baileys) loads only when needed: with --sandbox now, otherwise at the first session.
   const sandboxNetwork = options.sandbox
     ? new (await import('./channels/sandbox')).SandboxNetwork({ clock, log })
@@ -47,5 +48,6 @@ export async function openDataDir(
       ),
     ),
     operatorToken: null,
+    env: process.env,
   }
 }

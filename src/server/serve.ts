@@ -4,7 +4,7 @@ import type { Config } from './config'
 import { bootstrap } from './db/bootstrap'
 import { createDemoCompany, DEMO_COMPANY_NAME } from './db/demo'
 import { openDataDir } from './deps'
-import { health } from './health'
+import { healthResponse } from './health'
 import { connectHost, newOperatorToken, removeOperatorFile, writeOperatorFile } from './operator-file'
 import { liveSocketHandler, PING_INTERVAL_MS, type SocketData } from './realtime/socket'
 import { WebAssets, webDir } from './web-assets'
@@ -60,7 +60,7 @@ export async function serve(config: Config, options: ServeOptions = {}) {
     return api
   }
   const handle = async (req: Request, srv: Server<SocketData>) => {
-    if (isHealthCheck(req)) return Response.json(health(deps))
+    if (isHealthCheck(req)) return healthResponse(deps)
     return (await loadApi()).app.fetch(req, { server: srv })
   }
   // A socket opens only after its upgrade went through the API, so `loaded` is set by then.
@@ -113,6 +113,18 @@ export async function serve(config: Config, options: ServeOptions = {}) {
     void runner.start()
     return runner
   })
+  // Invoices: issued from 10 days before each due date; the first sweep issues what fell due while down (modules/invoices/job.ts).
+  const invoiceJob = import('./modules/invoices/job').then((m) => m.startInvoiceJob(deps))
+  // Daily backups in the data folder, when asked for (ops/scheduled-backups.ts).
+  const backups =
+    config.backupKeep > 0
+      ? (await import('./ops/scheduled-backups')).startScheduledBackups({
+          dataDir: config.dataDir,
+          keep: config.backupKeep,
+          clock: deps.clock,
+          log,
+        })
+      : null
   const ping = setInterval(
     () => deps.hub.sendToAll({ event: 'ping', data: { t: deps.clock.now() } }),
     PING_INTERVAL_MS,
@@ -129,8 +141,10 @@ export async function serve(config: Config, options: ServeOptions = {}) {
     stopping = true
     log.info('stopping', { signal })
     clearInterval(ping)
+    backups?.stop()
     await schedules.then((runner) => runner.stop()).catch(() => {})
     await campaigns.then((runner) => runner.stop()).catch(() => {})
+    await invoiceJob.then((job) => job.stop()).catch(() => {})
     deps.hub.closeAll('server shutting down')
     await deps.channels.stopAll()
     // after the sessions: what they handed over last is stored; unfinished downloads resume at the next boot

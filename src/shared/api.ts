@@ -33,12 +33,19 @@ export type CompanyDto = {
   status: boolean
   /** YYYY-MM-DD, or null for a company that never expires (the platform's own). */
   dueDate: string | null
+  /** YYYY-MM-DD: the end of a signed-up company's free trial (null: no trial). */
+  trialExpiration: string | null
   recurrence: Recurrence
   document: string | null
   lastLogin: string | null
+  /** What the company uses of its plan's limits. */
+  counts: { users: number; connections: number; queues: number }
   createdAt: string
   updatedAt: string
 }
+
+/** `GET /companies/listPlan/{companyId}`: the company with its whole plan. */
+export type CompanyWithPlanDto = Omit<CompanyDto, 'plan'> & { plan: PlanDto }
 
 export type WorkFlag = 'enabled' | 'disabled'
 
@@ -64,6 +71,8 @@ export type UserDto = {
   userClosePendingTicket: WorkFlag
   showDashboard: WorkFlag
   isTricked: WorkFlag
+  /** Disabled by the operator: cannot sign in. */
+  disabled: boolean
   createdAt: string
   updatedAt: string
 }
@@ -74,6 +83,8 @@ export type SessionUser = UserDto & {
     id: number
     name: string
     dueDate: string | null
+    trialExpiration: string | null
+    recurrence: Recurrence
     settings: SettingItem[]
     plan: PlanDto | null
   }
@@ -121,7 +132,16 @@ export type QueueOptionDto = {
 export type Paged<K extends string, T> = { [key in K]: T[] } & { count: number; hasMore: boolean }
 
 /** `sandbox`: the server runs the simulated WhatsApp network (`--sandbox`). */
-export type HealthResponse = { status: 'ok'; version: string; uptimeMs: number; sandbox: boolean }
+export type HealthResponse = {
+  /** 'degraded' (answered with 503) when the database does not answer. */
+  status: 'ok' | 'degraded'
+  version: string
+  uptimeMs: number
+  sandbox: boolean
+  database: 'ok' | 'error'
+  /** How many connections are in each state (CONNECTED, qrcode, DISCONNECTED, …). */
+  connections: Partial<Record<ConnectionStatus, number>>
+}
 
 export type { ConnectionStatus, ConnectionStatusReason } from './connection-status'
 
@@ -154,6 +174,7 @@ export type WhatsappDto = {
   timeUseBotQueues: number
   maxUseBotQueues: number
   promptId: number | null
+  integrationId: number | null
   allowGroup: boolean
   expiresTicketNPS: number
   maxUseBotQueuesNPS: number
@@ -319,6 +340,8 @@ export type MessageDto = {
   sendState: 'queued' | 'sending' | 'sent' | 'failed' | null
   sendError: string | null
   userId: number | null
+  /** A voice note's or audio's text once transcribed (POST /messages/{id}/transcribe); null otherwise. */
+  transcription?: string | null
   createdAt: string
   updatedAt: string
 }
@@ -434,3 +457,75 @@ export type CampaignShippingState =
   | 'delivered'
   | 'failed'
   | 'expired'
+
+/** One attendant's line of `GET /dashboard` (times in minutes; null when nothing was measured). */
+export type DashboardAttendant = {
+  id: number
+  name: string
+  /** The average 0-10 rating received in the range (null: no rating). */
+  rating: number | null
+  ratings: number
+  /** openCount + closeCount. */
+  tickets: number
+  /** Tickets the attendant holds open now. */
+  openCount: number
+  /** Tickets the attendant finished in the range. */
+  closeCount: number
+  avgWaitTime: number | null
+  avgSupportTime: number | null
+  online: boolean
+}
+
+/** The NPS of the ratings in the range: score = % promoters (9-10) − % detractors (0-6), rounded. */
+export type DashboardNps = {
+  score: number | null
+  promoters: number
+  passives: number
+  detractors: number
+  total: number
+  /** How many ratings gave each score, 0 to 10. */
+  distribution: number[]
+  byAttendant: {
+    id: number
+    name: string
+    score: number | null
+    average: number | null
+    promoters: number
+    passives: number
+    detractors: number
+    total: number
+  }[]
+}
+
+/** `GET /dashboard?days=` or `?date_from=&date_to=`. */
+export type DashboardData = {
+  /** The days counted, in the company's time zone (both included), and the zone. */
+  range: { dateFrom: string; dateTo: string; timeZone: string }
+  counters: {
+    /** Tickets open (in service) now. */
+    supportHappening: number
+    /** Tickets pending (waiting) now. */
+    supportPending: number
+    /** Tickets closed in the range. */
+    supportFinished: number
+    /** Average minutes from being taken to being closed, of the tickets closed in the range. */
+    avgSupportTime: number | null
+    /** Average minutes in the queue, of the tickets taken in the range. */
+    avgWaitTime: number | null
+    /** Tickets created in the range. */
+    ticketsCreated: number
+    messagesSent: number
+    messagesReceived: number
+    /** Contacts created in the range. */
+    leads: number
+    onlineAttendants: number
+    totalAttendants: number
+  }
+  attendants: DashboardAttendant[]
+  nps: DashboardNps
+  /** Tickets created today (company time zone) per local hour, 0 to 23. */
+  ticketsByHour: number[]
+}
+
+/** `GET /messages-allMe`: the spec's shape. */
+export type MessagesAllMe = { count: [{ count: number }] }

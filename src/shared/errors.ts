@@ -20,7 +20,15 @@ export const ERROR_STATUS = {
   ERR_QUEUE_LIMIT_REACHED: 403,
   ERR_CONNECTION_LIMIT_REACHED: 403,
   ERR_USER_CREATION_DISABLED: 403,
+  /** The operator disabled this user (`balcao user disable`): no sign-in until enabled again. */
+  ERR_USER_DISABLED: 403,
+  /** A terminal command that needs the running server (its WhatsApp sessions live there): start `balcao serve`. */
+  ERR_NOT_RUNNING: 503,
   ERR_NOT_FOUND: 404,
+  /** `balcao restore`: the archive is not a Balcão backup, is damaged, or comes from a newer release. */
+  ERR_BACKUP_INVALID: 400,
+  /** `balcao restore`: a server runs on the data folder (stop it first). */
+  ERR_SERVER_RUNNING: 409,
   ERR_NO_USER_FOUND: 404,
   ERR_NO_QUEUE_FOUND: 404,
   ERR_NO_QUEUE_OPTION_FOUND: 404,
@@ -41,7 +49,27 @@ export const ERROR_STATUS = {
   /** A contact list already holds this number. */
   ERR_DUPLICATED_CONTACT_LIST_ITEM: 409,
   ERR_NO_FILE_FOUND: 404,
+  ERR_NO_QUEUE_INTEGRATION_FOUND: 404,
+  ERR_NO_PROMPT_FOUND: 404,
+  ERR_NO_HELP_FOUND: 404,
+  /** Another help video already has this title (case of ASCII letters ignored). */
+  ERR_HELP_DUPLICATED: 409,
   ERR_NO_CAMPAIGN_FOUND: 404,
+  ERR_NO_ANNOUNCEMENT_FOUND: 404,
+  /** A chat that does not exist, is another company's, or whose members do not include the actor. */
+  ERR_NO_CHAT_FOUND: 404,
+  /** An invoice that does not exist or is another company's. */
+  ERR_NO_INVOICE_FOUND: 404,
+  /** The checkout of an invoice already paid. */
+  ERR_INVOICE_NOT_OPEN: 409,
+  /** The payment webhook's amount is not the invoice's value. */
+  ERR_INVOICE_AMOUNT_MISMATCH: 409,
+  /** The payment webhook's X-Balcao-Signature is missing or wrong. */
+  ERR_INVALID_SIGNATURE: 401,
+  /** The platform's Pix receiver (key, merchant name and city) is not configured: no checkout. */
+  ERR_PIX_NOT_CONFIGURED: 503,
+  /** No payment webhook secret is configured: the webhook accepts nothing. */
+  ERR_PAYMENT_WEBHOOK_NOT_CONFIGURED: 503,
   /** The campaign may not be edited: only INATIVA, or PROGRAMADA more than 1 hour before its start. */
   ERR_CAMPAIGN_NOT_EDITABLE: 409,
   /** A campaign status change the spec does not allow (cancel a finished campaign, restart a running one, ...). */
@@ -52,6 +80,7 @@ export const ERROR_STATUS = {
   ERR_WAPP_NAME_ALREADY_EXISTS: 409,
   ERR_SANDBOX_DISABLED: 400,
   ERR_COMPANY_NAME_ALREADY_EXISTS: 409,
+  ERR_COMPANY_NO_DUE_DATE: 400,
   ERR_PLAN_NAME_ALREADY_EXISTS: 409,
   ERR_PLAN_IN_USE: 409,
   ERR_CANNOT_DELETE_SELF: 409,
@@ -84,6 +113,20 @@ export const ERROR_STATUS = {
   ERR_FETCH_WAPP_MSG: 404,
   ERR_OUT_OF_HOURS: 409,
   ERR_PAYLOAD_TOO_LARGE: 413,
+  /** A sign-up validation code that is wrong, expired, already used, or bound to another phone. */
+  ERR_SIGNUP_INVALID_CODE: 400,
+  /** A password-recovery code that is wrong, expired or already used. */
+  ERR_INVALID_RESET_TOKEN: 400,
+  /** The platform has no SMTP settings (BALCAO_SMTP_URL and BALCAO_SMTP_FROM, or Settings). */
+  ERR_MAIL_NOT_CONFIGURED: 503,
+  /** The SMTP server refused or could not be reached. */
+  ERR_MAIL_SEND_FAILED: 502,
+  /** A queue integration's test session: the remote service refused or did not answer (the reason is given). */
+  ERR_INTEGRATION_TEST_FAILED: 502,
+  /** Transcription needs an AI prompt with an API key in the company (the ticket's queue's, else the first). */
+  ERR_AI_NOT_CONFIGURED: 400,
+  /** The AI endpoint refused, failed or did not answer in time (the reason is given). */
+  ERR_AI_REQUEST_FAILED: 502,
   /** An upload whose type is not on the media allow-list. */
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
   /** Messages are sent (and edited) only on an open ticket. */

@@ -8,6 +8,7 @@
  *
  * Client to server: the few frames of `ClientEvents`; anything else is ignored by the server.
  */
+import type { AnnouncementDto } from './announcements'
 import type {
   CampaignDto,
   ContactDto,
@@ -22,8 +23,12 @@ import type {
   WhatsappDto,
 } from './api'
 import type { CampaignSettingItem } from './campaign-settings'
+import type { ChatDto, ChatMessageDto } from './chats'
 import type { ContactListDto, ContactListItemDto, SpreadsheetImportDto } from './contact-lists'
 import type { FileListDto } from './files'
+import type { InvoiceDto } from './invoices'
+import type { PromptDto } from './prompts'
+import type { QueueIntegrationDto } from './queue-integrations'
 import type { ScheduleDto } from './scheduled-messages'
 
 /** Payloads of the events published per company, by channel name (the part after `company-{id}-`). */
@@ -76,14 +81,41 @@ export interface CompanyEvents {
   campaignSettings: { action: 'update'; settings: CampaignSettingItem[] }
   /** Room: the company. File lists (spec 3) created, edited (options and attachments too) and deleted. */
   file: { action: 'create' | 'update'; fileList: FileListDto } | { action: 'delete'; fileId: number }
+  /** Room: the company's admins. Queue integrations (spec 3) created, edited and deleted. */
+  queueIntegration:
+    | { action: 'create' | 'update'; queueIntegration: QueueIntegrationDto }
+    | { action: 'delete'; integrationId: number }
+  /** Room: the company's admins. AI prompts (spec 3) created, edited and deleted (keys masked). */
+  prompt: { action: 'create' | 'update'; prompt: PromptDto } | { action: 'delete'; promptId: number }
   /** Room: the company's admins. Campaigns created, edited, progressing (counts, status), and deleted. */
   campaign: { action: 'create' | 'update'; record: CampaignDto } | { action: 'delete'; id: number }
+  /**
+   * Room: each member's user room. Internal chats created, edited (title, members) or moved by a new message;
+   * a member removed from a chat, or every member of a deleted one, gets 'delete'.
+   */
+  chat: { action: 'create' | 'update'; record: ChatDto } | { action: 'delete'; id: number }
+  /** Room: that user's room only. Their unread count in a chat changed (a new message, or read). */
+  'chat-user': { action: 'update'; chatId: number; userId: number; unreads: number }
+  /** Room: each member's user room. A new message in chat {id}, with the chat as it is now. */
+  [chat: `chat-${number}`]: { action: 'new-message'; message: ChatMessageDto; chat: ChatDto }
+  /**
+   * Room: the company. A payment was confirmed (payment webhook or the super user): the due date moved to
+   * `company.dueDate` (spec 3: payment, action CONCLUIDA).
+   */
+  payment: { action: 'CONCLUIDA'; company: { id: number; dueDate: string } }
+  /** Room: the company's admins. An invoice was issued (the invoice job) or paid. */
+  invoice: { action: 'create' | 'update'; record: InvoiceDto }
 }
 
 /** Events that belong to no company. */
 export interface GlobalEvents {
   /** Sent to every socket every 18 s so clients can tell a silent socket from a dead one. */
   ping: { t: number }
+  /**
+   * Room: everyone (every user socket of every company). Announcements from the platform operator, created,
+   * edited (an inactive one included: the bell drops it) and deleted.
+   */
+  announcement: { action: 'create' | 'update'; record: AnnouncementDto } | { action: 'delete'; id: number }
 }
 
 export type CompanyEventName = keyof CompanyEvents

@@ -54,3 +54,16 @@ export const RECURRENCE_MONTHS: Record<Recurrence, number> = {
   SEMESTRAL: 6,
   ANUAL: 12,
 }
+
+/**
+ * A YYYY-MM-DD date moved forward by a recurrence's months, the day kept or clamped to the month's last one
+ * (31 January + 1 month is 28 or 29 February): '+ Vencimento' and a paid invoice move a due date this way.
+ */
+export function addRecurrence(date: string, recurrence: Recurrence): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number]
+  const target = month - 1 + RECURRENCE_MONTHS[recurrence]
+  const y = year + Math.floor(target / 12)
+  const m = target % 12
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate()
+  return `${y}-${String(m + 1).padStart(2, '0')}-${String(Math.min(day, lastDay)).padStart(2, '0')}`
+}

@@ -2,26 +2,37 @@ import { Navigate, Route, Routes } from 'react-router-dom'
 import { AppShell, type ProfileDialogProps } from './components/layout/AppShell'
 import { PublicOnly, RequireAuth, RequirePermission } from './components/RouteGuards'
 import { Toaster } from './components/ui/Toast'
+import { AnnouncementsGate } from './pages/announcements/AnnouncementsGate'
+import { AnnouncementsPage } from './pages/announcements/AnnouncementsPage'
 import { CampaignSettingsPage } from './pages/campaign-settings/CampaignSettingsPage'
 import { CampaignReportPage } from './pages/campaigns/CampaignReportPage'
 import { CampaignsGate } from './pages/campaigns/CampaignsGate'
 import { CampaignsPage } from './pages/campaigns/CampaignsPage'
+import { ChatsPage } from './pages/chats/ChatsPage'
 import { ConnectionsPage } from './pages/connections/ConnectionsPage'
 import { ContactListItemsPage } from './pages/contact-lists/ContactListItemsPage'
 import { ContactListsPage } from './pages/contact-lists/ContactListsPage'
 import { ContactsPage } from './pages/contacts/ContactsPage'
+import { HomeRoute } from './pages/dashboard/HomeRoute'
 import { FilesPage } from './pages/files/FilesPage'
+import { FinanceiroPage } from './pages/financeiro/FinanceiroPage'
 import { ForgetPasswordPage } from './pages/forgetpsw/ForgetPasswordPage'
+import { HelpsPage } from './pages/helps/HelpsPage'
 import { KanbanPage } from './pages/kanban/KanbanPage'
 import { LanesPage } from './pages/kanban/LanesPage'
 import { LoginPage } from './pages/login/LoginPage'
+import { MessagesApiPage } from './pages/messages-api/MessagesApiPage'
+import { PromptsPage } from './pages/prompts/PromptsPage'
+import { QueueIntegrationsPage } from './pages/queue-integration/QueueIntegrationsPage'
 import { QueuesPage } from './pages/queues/QueuesPage'
 import { QuickMessagesPage } from './pages/quick-messages/QuickMessagesPage'
 import { SchedulesPage } from './pages/schedules/SchedulesPage'
 import { SettingsPage } from './pages/settings/SettingsPage'
 import { SignupPage } from './pages/signup/SignupPage'
+import { SubscriptionPage } from './pages/subscription/SubscriptionPage'
 import { TagsPage } from './pages/tags/TagsPage'
 import { TicketsPage } from './pages/tickets/TicketsPage'
+import { TodoListPage } from './pages/todolist/TodoListPage'
 import { UserDialog } from './pages/users/UserDialog'
 import { UsersPage } from './pages/users/UsersPage'
 import { patchCurrentUser } from './state/session'
@@ -51,8 +62,8 @@ export function AppRoutes() {
       </Route>
       <Route element={<RequireAuth />}>
         <Route element={<AppShell profileDialog={ProfileDialog} />}>
-          {/* The dashboard is not built yet: / leads to the tickets. */}
-          <Route index element={<Navigate to="/tickets" replace />} />
+          {/* The dashboard for admins and users with showDashboard; everyone else goes to the tickets. */}
+          <Route index element={<HomeRoute />} />
           <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
           <Route path="/contacts" element={<ContactsPage />} />
           <Route path="/tags" element={<TagsPage />} />
@@ -60,7 +71,10 @@ export function AppRoutes() {
           <Route path="/tagsKanban" element={<LanesPage />} />
           <Route path="/kanban" element={<KanbanPage />} />
           <Route path="/quick-messages" element={<QuickMessagesPage />} />
+          <Route path="/chats/:id?" element={<ChatsPage />} />
           <Route path="/schedules" element={<SchedulesPage />} />
+          <Route path="/todolist" element={<TodoListPage />} />
+          <Route path="/helps" element={<HelpsPage />} />
           <Route
             path="/connections"
             element={
@@ -135,11 +149,59 @@ export function AppRoutes() {
             }
           />
           <Route
+            path="/financeiro"
+            element={
+              <RequirePermission permission="drawer-admin-items:view">
+                <FinanceiroPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="/subscription"
+            element={
+              <RequirePermission permission="drawer-admin-items:view">
+                <SubscriptionPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="/prompts"
+            element={
+              <RequirePermission permission="drawer-admin-items:view">
+                <PromptsPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="/messages-api"
+            element={
+              <RequirePermission permission="drawer-admin-items:view">
+                <MessagesApiPage />
+              </RequirePermission>
+            }
+          />
+          <Route
+            path="/queue-integration"
+            element={
+              <RequirePermission permission="drawer-admin-items:view">
+                <QueueIntegrationsPage />
+              </RequirePermission>
+            }
+          />
+          <Route
             path="/files"
             element={
               <RequirePermission permission="drawer-admin-items:view">
                 <FilesPage />
               </RequirePermission>
+            }
+          />
+          <Route
+            path="/announcements"
+            element={
+              <AnnouncementsGate>
+                <AnnouncementsPage />
+              </AnnouncementsGate>
             }
           />
           <Route path="*" element={<Navigate to="/tickets" replace />} />

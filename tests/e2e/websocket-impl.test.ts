@@ -27,7 +27,9 @@ async function doctor(env: Record<string, string>, args: string[] = []) {
       new Response(proc.stderr).text(),
       proc.exited,
     ])
-    return { code, out, err, body: out.trim() ? JSON.parse(out) : null }
+    // A result is printed on stdout, an error on stderr (one JSON document either way).
+    const json = (out.trim() || err.trim().split('\n').at(-1) || '').trim()
+    return { code, out, err, body: json.startsWith('{') ? JSON.parse(json) : null }
   } finally {
     rmSync(cwd, { recursive: true, force: true })
   }

@@ -23,7 +23,15 @@ async function balcao(args: string[], env: Record<string, string> = {}) {
     proc.exited,
   ])
   const last = stdout.trim().split('\n').at(-1) ?? ''
-  return { code, stdout, stderr, json: last.startsWith('{') ? JSON.parse(last) : null }
+  // Errors are one JSON object on stderr (stdout is a pipe, so the output is JSON).
+  const lastError = stderr.trim().split('\n').at(-1) ?? ''
+  return {
+    code,
+    stdout,
+    stderr,
+    json: last.startsWith('{') ? JSON.parse(last) : null,
+    error: lastError.startsWith('{') ? JSON.parse(lastError) : null,
+  }
 }
 
 describe('balcao CLI', () => {
@@ -96,7 +104,8 @@ describe('balcao CLI', () => {
       data,
     ])
     expect(unknown.code).toBe(3)
-    expect(unknown.json.error).toBe('ERR_NO_USER_FOUND')
+    expect(unknown.stdout).toBe('')
+    expect(unknown.error.error).toBe('ERR_NO_USER_FOUND')
     const short = await balcao([
       'user',
       'reset-password',

@@ -1,21 +1,14 @@
 import type { Command } from 'commander'
 import { loadConfig } from '../../server/config'
 import { AppError } from '../../shared/errors'
-import { OperatorClient, OperatorError } from '../operator-client'
-import { fail, wantsJson } from '../output'
+import { OperatorClient, type OperatorConnection } from '../operator-client'
+import { confirmOrStop, runCommand } from '../operator-command'
+import { fail, printResult, type ResultView, wantsJson } from '../output'
 import { exitCodeOfOutcome, followPairing, type PairState, pairLine } from '../pairing'
+import { DATA_HELP, JSON_HELP } from './common'
 
 type CommonOptions = { data?: string; json?: boolean }
 type PairOptions = CommonOptions & { phone?: string; timeout: string }
-
-/** Like `fail`, for the errors of the operator channel too (ERR_NOT_RUNNING exits with 6). */
-function failOperator(options: CommonOptions, err: unknown): never {
-  if (!(err instanceof OperatorError)) fail(options, err)
-  if (wantsJson(options))
-    process.stdout.write(`${JSON.stringify({ error: err.code, message: err.message })}\n`)
-  else process.stderr.write(`✖ ${err.message} (${err.code})\n`)
-  process.exit(err.exitCode)
-}
 
 function dataDirOf(options: CommonOptions) {
   return loadConfig({ data: options.data }).dataDir
@@ -51,7 +44,7 @@ function parseTimeout(value: string) {
 
 async function listAction(options: CommonOptions) {
   try {
-    const connections = await OperatorClient.open(dataDirOf(options)).listConnections()
+    const connections = await runCommand<OperatorConnection[]>(dataDirOf(options), 'connection.list', {})
     if (wantsJson(options)) {
       process.stdout.write(`${JSON.stringify(connections)}\n`)
       return
@@ -59,7 +52,7 @@ async function listAction(options: CommonOptions) {
     const { renderConnectionList } = await import('../ui/connection-list')
     await renderConnectionList(connections)
   } catch (err) {
-    failOperator(options, err)
+    fail(options, err)
   }
 }
 
@@ -89,7 +82,7 @@ async function pairAction(idArg: string, options: PairOptions) {
         })
         if (final.outcome === 'gave-up') {
           const message = `Not connected after ${options.timeout} s; gave up`
-          process.stdout.write(`${JSON.stringify({ error: 'ERR_PAIR_TIMEOUT', message })}\n`)
+          process.stderr.write(`${JSON.stringify({ error: 'ERR_PAIR_TIMEOUT', message })}\n`)
         }
       } else {
         const { mountPairScreen } = await import('../ui/connection-pair')
@@ -112,21 +105,76 @@ async function pairAction(idArg: string, options: PairOptions) {
       process.off('SIGTERM', onSignal)
     }
   } catch (err) {
-    failOperator(options, err)
+    fail(options, err)
   }
   process.exit(exitCodeOfOutcome(final.outcome ?? 'gave-up'))
+}
+
+function sessionView(title: string, c: OperatorConnection): ResultView {
+  return {
+    title,
+    tone: c.status === 'CONNECTED' ? 'success' : 'info',
+    rows: [
+      ['id', String(c.id)],
+      ['company', c.companyName],
+      ['name', c.name],
+      ['status', c.statusReason ? `${c.status} (${c.statusReason})` : c.status],
+      ['number', c.number ?? '-'],
+    ],
+  }
+}
+
+async function restartAction(idArg: string, options: CommonOptions) {
+  try {
+    const id = parseConnectionId(idArg)
+    const restarted = await runCommand<OperatorConnection>(dataDirOf(options), 'connection.restart', { id })
+    await printResult(options, restarted, sessionView('Session restarted', restarted))
+  } catch (err) {
+    fail(options, err)
+  }
+}
+
+async function logoutAction(idArg: string, options: CommonOptions & { yes?: boolean }) {
+  try {
+    const id = parseConnectionId(idArg)
+    await confirmOrStop(options, `Unlink connection ${id} from its phone? Pairing again needs the phone`)
+    const out = await runCommand<OperatorConnection>(dataDirOf(options), 'connection.logout', { id })
+    await printResult(options, out, {
+      ...sessionView('Connection unlinked', out),
+      note: `Pair it again with \`balcao connection pair ${id}\`.`,
+    })
+  } catch (err) {
+    fail(options, err)
+  }
 }
 
 export function registerConnection(program: Command) {
   const connection = program
     .command('connection')
-    .description('the WhatsApp connections of the running server (needs `balcao serve` on this data folder)')
+    .description(
+      'the WhatsApp connections (pair, restart and logout need `balcao serve` on this data folder)',
+    )
   connection
     .command('list')
-    .description("every company's connections with their live status")
-    .option('-d, --data <dir>', 'data folder of the running server (env BALCAO_DATA_DIR, default ./data)')
-    .option('--json', 'print the result as JSON')
+    .description("every company's connections with their status (live when the server runs)")
+    .option('-d, --data <dir>', DATA_HELP)
+    .option('--json', JSON_HELP)
     .action(listAction)
+  connection
+    .command('restart')
+    .description("close and reopen a connection's WhatsApp session (needs the running server)")
+    .argument('<id>', 'the connection id (see `balcao connection list`)')
+    .option('-d, --data <dir>', DATA_HELP)
+    .option('--json', JSON_HELP)
+    .action(restartAction)
+  connection
+    .command('logout')
+    .description('unlink a connection from its phone and forget the session (needs the running server)')
+    .argument('<id>', 'the connection id (see `balcao connection list`)')
+    .option('-y, --yes', 'unlink without asking (required off a terminal)')
+    .option('-d, --data <dir>', DATA_HELP)
+    .option('--json', JSON_HELP)
+    .action(logoutAction)
   connection
     .command('pair')
     .description('link a connection to a phone: shows the QR (or a pairing code) and waits until it connects')

@@ -5,7 +5,26 @@ import { fail, printResult } from '../output'
 
 /** `balcao doctor <check>`: self-tests an operator runs on the machine that hosts Balcão. */
 export function registerDoctor(program: Command) {
-  const doctor = program.command('doctor').description('check that this machine can run Balcão')
+  const doctor = program
+    .command('doctor')
+    .description('check the data folder, permissions, free disk, migrations, secrets and connections')
+    .option('-d, --data <dir>', 'data folder (env BALCAO_DATA_DIR, default ./data)')
+    .option('--json', 'print { ok, checks: [{ name, ok, detail }] } as JSON')
+    .action(async (options: { data?: string; json?: boolean }) => {
+      try {
+        const { loadConfig } = await import('../../server/config')
+        const { runDoctor } = await import('../../server/ops/doctor')
+        const report = runDoctor(loadConfig({ data: options.data }).dataDir)
+        await printResult(options, report, {
+          title: report.ok ? 'Balcão looks healthy' : 'Balcão needs attention',
+          tone: report.ok ? 'success' : 'warning',
+          rows: report.checks.map((c) => [`${c.ok ? '✔' : '✖'} ${c.name}`, c.detail] as [string, string]),
+        })
+        if (!report.ok) process.exitCode = EXIT.failure
+      } catch (err) {
+        fail(options, err)
+      }
+    })
   doctor
     .command('websocket')
     .description(

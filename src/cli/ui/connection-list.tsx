@@ -1,6 +1,7 @@
-import { Box, render, Text } from 'ink'
+import { render, Text } from 'ink'
 import type { ConnectionStatusReason } from '../../shared/connection-status'
 import type { OperatorConnection } from '../operator-client'
+import { type Column, Table } from './table'
 
 const REASONS: Record<ConnectionStatusReason, string> = {
   no_network: 'WhatsApp cannot be reached from this server (network)',
@@ -25,70 +26,38 @@ export function statusColor(status: string): 'green' | 'yellow' | 'red' | 'gray'
   return 'gray'
 }
 
-const COLUMNS = ['ID', 'COMPANY', 'NAME', 'PROVIDER', 'STATUS', 'NUMBER', 'DEFAULT'] as const
-const MAX_WIDTH = 28
-
-function clip(value: string) {
-  return value.length > MAX_WIDTH ? `${value.slice(0, MAX_WIDTH - 1)}…` : value
-}
-
-/** The cells of one connection, in the order of COLUMNS. */
+/** The cells of one connection, in the order of the table's columns. */
 export function connectionCells(c: OperatorConnection): string[] {
-  return [
-    String(c.id),
-    clip(c.companyName),
-    clip(c.name),
-    c.provider,
-    c.statusReason ? `${c.status} (${c.statusReason})` : c.status,
-    c.number ?? '-',
-    c.isDefault ? '✓' : '',
-  ]
+  return COLUMNS.map((column) => column.cell(c))
 }
+
+const COLUMNS: Column<OperatorConnection>[] = [
+  { title: 'ID', cell: (c) => String(c.id), dim: true },
+  { title: 'COMPANY', cell: (c) => c.companyName },
+  { title: 'NAME', cell: (c) => c.name },
+  { title: 'PROVIDER', cell: (c) => c.provider },
+  {
+    title: 'STATUS',
+    cell: (c) => (c.statusReason ? `${c.status} (${c.statusReason})` : c.status),
+    color: (c) => statusColor(c.status),
+  },
+  { title: 'NUMBER', cell: (c) => c.number ?? '-' },
+  { title: 'DEFAULT', cell: (c) => (c.isDefault ? '✓' : ''), color: () => 'green' },
+]
 
 export function ConnectionTable({ connections }: { connections: OperatorConnection[] }) {
-  if (connections.length === 0) {
-    return (
-      <Text>
-        No connections yet. Add one in the web UI (Connections → Add WhatsApp), then pair it with{' '}
-        <Text bold>balcao connection pair ID</Text>.
-      </Text>
-    )
-  }
-  const rows = connections.map(connectionCells)
-  const widths = COLUMNS.map((title, i) => Math.max(title.length, ...rows.map((cells) => cells[i]!.length)))
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1} alignSelf="flex-start">
-      <Box gap={2}>
-        {COLUMNS.map((title, i) => (
-          <Box key={title} width={widths[i]}>
-            <Text bold color="cyan">
-              {title}
-            </Text>
-          </Box>
-        ))}
-      </Box>
-      {connections.map((c, row) => (
-        <Box key={c.id} gap={2}>
-          {rows[row]!.map((cell, i) => (
-            <Box key={COLUMNS[i]} width={widths[i]}>
-              <Text
-                wrap="truncate"
-                color={
-                  COLUMNS[i] === 'STATUS'
-                    ? statusColor(c.status)
-                    : COLUMNS[i] === 'DEFAULT'
-                      ? 'green'
-                      : undefined
-                }
-                dimColor={COLUMNS[i] === 'ID'}
-              >
-                {cell}
-              </Text>
-            </Box>
-          ))}
-        </Box>
-      ))}
-    </Box>
+    <Table
+      columns={COLUMNS}
+      rows={connections}
+      rowKey={(c) => c.id}
+      empty={
+        <>
+          No connections yet. Add one in the web UI (Connections → Add WhatsApp), then pair it with{' '}
+          <Text bold>balcao connection pair ID</Text>.
+        </>
+      }
+    />
   )
 }
 

@@ -10,6 +10,6 @@ export function migrationsFolder() {
   return existsSync(fromSources) ? fromSources : join(process.cwd(), 'migrations')
 }
 
-export function runMigrations(db: DB) {
-  migrate(db, { migrationsFolder: migrationsFolder() })
+export function runMigrations(db: DB, folder = migrationsFolder()) {
+  migrate(db, { migrationsFolder: folder })
 }

@@ -14,6 +14,7 @@ type UserRow = {
   profile: UserActor['profile']
   super: number
   isTricked: 'enabled' | 'disabled'
+  disabled: number
 }
 type CompanyRow = { status: number; dueDate: string | null }
 
@@ -33,10 +34,11 @@ export async function authenticate(deps: Deps, token: string | undefined | null)
     throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
   const row = deps.sqlite
     .query<UserRow, [number]>(
-      'SELECT id, company_id AS companyId, profile, super, is_tricked AS isTricked FROM users WHERE id = ?',
+      'SELECT id, company_id AS companyId, profile, super, is_tricked AS isTricked, disabled FROM users WHERE id = ?',
     )
     .get(claims.sub)
   if (!row) throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
+  if (row.disabled) throw new AppError('ERR_USER_DISABLED', 'This user is disabled')
   const company = deps.sqlite
     .query<CompanyRow, [number]>('SELECT status, due_date AS dueDate FROM companies WHERE id = ?')
     .get(row.companyId)

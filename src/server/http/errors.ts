@@ -20,7 +20,8 @@ export function handleError(err: Error, c: Context<AppEnv>) {
     return c.json({ error: code, message: err.message || 'Bad request' } satisfies ErrorBody, err.status)
   }
   c.get('deps')?.log.error('unhandled error', {
-    path: c.req.path,
+    // The spec's password reset carries the new password in its path: never log it.
+    path: c.req.path.replace(/^(\/api\/resetpasswords\/[^/]+)\/.*$/i, '$1/…'),
     method: c.req.method,
     error: err.message,
     stack: err.stack,

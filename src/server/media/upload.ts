@@ -35,6 +35,9 @@ export function isUploadRequest(method: string, path: string, contentType: strin
   if (/^\/api\/(?:contact-lists\/[1-9]\d{0,15}\/upload|contacts\/import)\/?$/.test(path)) return true
   if (/^\/api\/files\/uploadList\/[1-9]\d{0,15}\/?$/.test(path)) return true
   if (/^\/api\/campaigns\/[1-9]\d{0,15}\/media-upload\/?$/.test(path)) return true
+  if (/^\/api\/announcements\/[1-9]\d{0,15}\/media-upload\/?$/.test(path)) return true
+  // A voice recording to transcribe (AI prompts): audio's own limit applies.
+  if (/^\/api\/test\/audio\/?$/.test(path)) return true
   return /^\/api\/messages\/(?:send|[1-9]\d{0,15})\/?$/.test(path)
 }
 

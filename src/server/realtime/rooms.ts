@@ -9,6 +9,8 @@ export const rooms = {
   ticket: (companyId: number, ticketId: number) => `company:${companyId}:ticket:${ticketId}`,
   /** The terminal operator (`balcao connection pair`): sessions of every company. */
   operator: 'operator',
+  /** Every signed-in user's socket, of every company: announcements from the platform operator. */
+  everyone: 'everyone',
 }
 
 /**

@@ -60,6 +60,7 @@ export async function createHarness(
     ),
     operatorToken: 'operator-test-token',
     sandboxNetwork,
+    env: {},
   }
   const app = createApp(deps)
   // The inbound pipeline (channel sink, search indexer, media downloads), as serve.ts starts it.

@@ -23,6 +23,8 @@ export const createCompanyBody = type({
   email,
   planId: 'number.integer > 0',
   password: '5 <= string <= 50',
+  /** The first admin's name (the user dialog's); the company's name when left out. */
+  'userName?': text(2, 50),
 })
 export const updateCompanyBody = type({
   ...companyFields,

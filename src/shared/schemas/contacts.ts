@@ -1,5 +1,6 @@
 import { type } from 'arktype'
 import { text } from './common'
+import { isoDay } from './dashboard'
 
 const id = '1 <= number.integer <= 9007199254740991'
 
@@ -72,6 +73,10 @@ export const listContactsQuery = type({
   'searchParam?': 'string <= 200',
   'pageNumber?': type('string.integer.parse').to('1 <= number.integer <= 100000'),
   'contactTag?': idList,
+  /** Contacts created on this day, or from dateStart to dateEnd (both included; the company's time zone). */
+  'date?': isoDay,
+  'dateStart?': isoDay,
+  'dateEnd?': isoDay,
 })
 
 export type ListContactsQuery = typeof listContactsQuery.infer

@@ -23,6 +23,7 @@ const connectionFields = {
   'timeUseBotQueues?': minutes,
   'maxUseBotQueues?': '0 <= number.integer <= 100',
   'promptId?': 'number.integer > 0 | null',
+  'integrationId?': 'number.integer > 0 | null',
   'allowGroup?': 'boolean',
   'expiresTicketNPS?': minutes,
   'maxUseBotQueuesNPS?': '0 <= number.integer <= 100',

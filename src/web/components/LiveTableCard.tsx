@@ -20,7 +20,7 @@ export function LiveTableCard<T>({
   noMatches,
   empty,
   ...table
-}: Pick<DataTableProps<T>, 'label' | 'rowKey' | 'columns' | 'mobileCard'> & {
+}: Pick<DataTableProps<T>, 'label' | 'rowKey' | 'columns' | 'mobileCard' | 'rowClassName'> & {
   list: LiveListView<T>
   search: string
   onSearch: (text: string) => void

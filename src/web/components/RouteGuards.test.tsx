@@ -21,8 +21,8 @@ describe('route guards', () => {
     expect(screen.getByTestId('where')).toHaveTextContent('/login')
   })
 
-  test('public routes send a signed-in user to / and then /tickets', async () => {
-    signIn(makeUser())
+  test('public routes send a signed-in attendant to / and then /tickets', async () => {
+    signIn(makeUser({ profile: 'user', showDashboard: 'disabled' }))
     for (const path of ['/login', '/signup', '/forgetpsw']) {
       const view = renderAt(path, <Where />)
       expect(await screen.findByText('Selecione um ticket')).toBeInTheDocument()
@@ -31,11 +31,16 @@ describe('route guards', () => {
     }
   })
 
-  test('/ leads to /tickets', async () => {
-    signIn(makeUser())
-    renderAt('/', <Where />)
+  test('/ leads an attendant without the dashboard to /tickets; an admin stays on the dashboard', async () => {
+    signIn(makeUser({ profile: 'user', showDashboard: 'disabled' }))
+    const view = renderAt('/', <Where />)
     expect(await screen.findByText('Selecione um ticket')).toBeInTheDocument()
     expect(screen.getByTestId('where')).toHaveTextContent('/tickets')
+    view.unmount()
+    signIn(makeUser({ profile: 'admin' }))
+    renderAt('/', <Where />)
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument()
+    expect(screen.getByTestId('where')).toHaveTextContent('/')
   })
 
   test('while the session is being restored, a splash is shown instead of redirecting', () => {
@@ -51,9 +56,12 @@ describe('route guards', () => {
     expect(await screen.findByText('Você não tem permissão para acessar este recurso.')).toBeInTheDocument()
   })
 
-  test('signup and forgot-password pages are honest placeholders with a way back', async () => {
+  test('signup and forgot-password pages are public, with a way back to /login', async () => {
     renderAt('/signup')
-    expect(await screen.findByText(/chega com a versão de administração/)).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { name: 'Criar conta' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Entrar' })).toHaveAttribute('href', '/login')
+    renderAt('/forgetpsw')
+    expect(await screen.findByRole('heading', { name: 'Recuperar senha' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: /Voltar para o login/ })).toHaveAttribute('href', '/login')
   })
 })

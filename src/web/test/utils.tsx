@@ -76,9 +76,18 @@ export function makeUser(overrides: Partial<SessionUser> = {}): SessionUser {
     userClosePendingTicket: 'enabled',
     showDashboard: 'disabled',
     isTricked: 'enabled',
+    disabled: false,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
-    company: { id: 7, name: 'Loja Azul', dueDate: '2099-12-31', settings: defaultSettings(), plan: null },
+    company: {
+      id: 7,
+      name: 'Loja Azul',
+      dueDate: '2099-12-31',
+      trialExpiration: null,
+      recurrence: 'MENSAL',
+      settings: defaultSettings(),
+      plan: null,
+    },
     ...overrides,
   }
 }

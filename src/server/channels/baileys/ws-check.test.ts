@@ -98,8 +98,8 @@ describe('WebSocket implementation switch', () => {
         stderr: 'pipe',
       },
     )
-    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
+    const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited])
     expect(code).toBe(2)
-    expect(JSON.parse(out).error).toBe('ERR_VALIDATION')
+    expect(JSON.parse(err.trim().split('\n').at(-1) ?? '').error).toBe('ERR_VALIDATION')
   })
 })

@@ -18,6 +18,8 @@ export const companies = sqliteTable(
     dueDate: text('due_date'),
     /** Service hours, JSON `[{ weekday, weekdayEn, startTime, endTime }]` (HH:MM), used when scheduleType is 'company'. */
     schedules: text('schedules').notNull().default('[]'),
+    /** YYYY-MM-DD: the end of the free trial of a company that signed up (null: no trial). */
+    trialExpiration: text('trial_expiration'),
     recurrence: text('recurrence').$type<Recurrence>().notNull().default('MENSAL'),
     document: text('document'),
     lastLogin: integer('last_login'),

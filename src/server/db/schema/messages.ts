@@ -85,6 +85,8 @@ export const messages = sqliteTable(
     sendAttempts: integer('send_attempts').notNull().default(0),
     /** What the provider needs to act on the message later (re-download its media, quote it): JSON. */
     providerData: text('provider_data'),
+    /** A voice note's or audio's text, once transcribed (modules/prompts/transcription.ts). */
+    transcription: text('transcription'),
     ...timestamps,
   },
   (t) => [

@@ -34,6 +34,8 @@ export const users = sqliteTable(
     userClosePendingTicket: text('user_close_pending_ticket').$type<Flag>().notNull().default('enabled'),
     showDashboard: text('show_dashboard').$type<Flag>().notNull().default('disabled'),
     isTricked: text('is_tricked').$type<Flag>().notNull().default('enabled'),
+    /** Disabled by the operator (`balcao user disable`): cannot sign in; their sessions were ended. */
+    disabled: integer('disabled', { mode: 'boolean' }).notNull().default(false),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_email_unique').on(t.email), index('users_company').on(t.companyId, t.name)],

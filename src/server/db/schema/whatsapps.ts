@@ -43,6 +43,8 @@ export const whatsapps = sqliteTable(
     timeUseBotQueues: integer('time_use_bot_queues').notNull().default(0),
     maxUseBotQueues: integer('max_use_bot_queues').notNull().default(3),
     promptId: integer('prompt_id'),
+    /** A queue integration (queue_integrations) that answers this connection's tickets without a queue. */
+    integrationId: integer('integration_id'),
     allowGroup: integer('allow_group', { mode: 'boolean' }).notNull().default(false),
     /** Minutes to wait for an NPS answer before closing without it (0 = no NPS). */
     expiresTicketNPS: integer('expires_ticket_nps').notNull().default(0),

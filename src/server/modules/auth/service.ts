@@ -35,10 +35,17 @@ export function sessionUser(deps: Deps, user: UserRow): SessionUser {
       id: row.company.id,
       name: row.company.name,
       dueDate: row.company.dueDate,
+      trialExpiration: row.company.trialExpiration,
+      recurrence: row.company.recurrence,
       settings: companySettings(deps.db, row.company.id),
       plan: row.plan ? toPlanDto(row.plan) : null,
     },
   }
+}
+
+/** A user the operator disabled (`balcao user disable`) cannot sign in or refresh a session. */
+function assertUserEnabled(user: UserRow) {
+  if (user.disabled) throw new AppError('ERR_USER_DISABLED', 'This user is disabled')
 }
 
 /** A company may be used while active and until the end of its due date. */
@@ -80,6 +87,7 @@ export async function login(
   const valid = await Bun.password.verify(input.password, user?.passwordHash ?? (await dummyHash()))
   if (!user || !valid) throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password')
   throttle.succeed(attempt.reservation)
+  assertUserEnabled(user)
   assertCompanyUsable(deps, user)
 
   const sessionId = crypto.randomUUID()
@@ -138,6 +146,7 @@ export async function refresh(deps: Deps, refreshToken: string | undefined): Pro
   }
   const user = deps.db.select().from(users).where(eq(users.id, session.userId)).get()
   if (!user) throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
+  assertUserEnabled(user)
   assertCompanyUsable(deps, user)
   const rotated = newRefreshToken()
   deps.db

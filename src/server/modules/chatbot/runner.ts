@@ -15,6 +15,7 @@
 import type { Deps } from '../../context'
 import { transact } from '../../context'
 import { stmt } from '../../db/statements'
+import { type BotDispatcher, botDispatcherOf } from '../bots/dispatch'
 import { afterOutboundCommit } from '../messages/outbound'
 import { moveTicket, writeTemplate } from './apply'
 import { type BotTicket, loadBotContext, loadBotTicket, loadSession, saveSession } from './context'
@@ -48,9 +49,12 @@ export class ChatbotRunner {
   private scheduled = false
   private draining: Promise<void> = Promise.resolve()
   private readonly done: Set<number>
+  /** External bots (AI prompts, queue integrations) answer instead of the menu where a queue or connection names one. */
+  private readonly bots: BotDispatcher
 
   constructor(private readonly deps: Deps) {
     this.done = finishedOf(deps)
+    this.bots = botDispatcherOf(deps)
   }
 
   /** A committed customer message: handled shortly, after the inbound work of this turn. */
@@ -95,6 +99,8 @@ export class ChatbotRunner {
     const { sqlite } = this.deps
     const ticket = loadBotTicket(sqlite, m.ticketId)
     if (!ticket || ticket.whatsappId == null || ticket.isGroup) return []
+    // a queue (or connection) with a bot: the message is the bot's (answered by the dispatcher, bots/dispatch.ts)
+    if (this.bots.take(ticket, m)) return []
     // a connection where the bot has nothing to say (no queues, no greeting, no out-of-hours or vacation
     // message): nothing to decide or keep (the inbound benchmark's customers are all new)
     if (ticket.status === 'pending' && silentConnection(sqlite, ticket.whatsappId)) return []
@@ -158,7 +164,9 @@ export class ChatbotRunner {
         }
       }
     })
-    if (decision.state.node === 'done') this.done.add(ticket.id)
+    // a ticket the menu moved to a queue with a bot goes on to the bot: not done
+    if (decision.state.node === 'done' && !this.bots.hasBot(loadBotTicket(sqlite, ticket.id) ?? ticket))
+      this.done.add(ticket.id)
     if (send && ids.length) void afterOutboundCommit(this.deps, ids)
     return ids
   }

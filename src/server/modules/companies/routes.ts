@@ -8,6 +8,7 @@ import { parse, parseBody, pathId } from '../../http/validate'
 import {
   createCompany,
   deleteCompany,
+  extendCompany,
   getCompany,
   getCompanySchedules,
   listAllCompanies,
@@ -36,6 +37,7 @@ export const companiesRoutes = new Hono<AppEnv>()
   .put('/:id', async (c) =>
     c.json(updateCompany(ctxOf(c), pathId(c, 'ERR_NO_COMPANY_FOUND'), await parseBody(c, updateCompanyBody))),
   )
+  .post('/:id/extend', (c) => c.json(extendCompany(ctxOf(c), pathId(c, 'ERR_NO_COMPANY_FOUND'))))
   .delete('/:id', (c) => {
     deleteCompany(ctxOf(c), pathId(c, 'ERR_NO_COMPANY_FOUND'))
     return c.json({ message: 'Company deleted' })

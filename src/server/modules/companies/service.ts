@@ -1,6 +1,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm'
 import type { CompanyDto, Paged } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
+import { addRecurrence } from '../../../shared/plans'
 import {
   defaultSchedules,
   effectiveSchedules,
@@ -14,13 +15,20 @@ import { transact, userActor } from '../../context'
 import type { DB } from '../../db/client'
 import { pageCount, pageOf, pageWindow, preparedOnce } from '../../db/paging'
 import { type CompanyRow, companies, plans, users } from '../../db/schema'
+import { ensureCompanyInvoice } from '../invoices/service'
 import { getPlanRow } from '../plans/service'
 import { ensureDefaultSettings } from '../settings/service'
 import { hashPassword, insertUser } from '../users/service'
 
 export const COMPANIES_PAGE_SIZE = 20
 
-export function toCompanyDto(row: CompanyRow, plan: { id: number; name: string } | null): CompanyDto {
+type CompanyCounts = CompanyDto['counts']
+
+export function toCompanyDto(
+  row: CompanyRow,
+  plan: { id: number; name: string } | null,
+  counts: CompanyCounts = { users: 0, connections: 0, queues: 0 },
+): CompanyDto {
   return {
     id: row.id,
     name: row.name,
@@ -30,17 +38,26 @@ export function toCompanyDto(row: CompanyRow, plan: { id: number; name: string }
     plan,
     status: row.status,
     dueDate: row.dueDate,
+    trialExpiration: row.trialExpiration,
     recurrence: row.recurrence,
     document: row.document,
     lastLogin: isoTime(row.lastLogin),
+    counts,
     createdAt: isoTime(row.createdAt)!,
     updatedAt: isoTime(row.updatedAt)!,
   }
 }
 
+/** How much of its plan a company uses (the super user's table shows it beside the plan's limits). */
+const countsOf = {
+  users: sql<number>`(SELECT count(*) FROM users WHERE users.company_id = ${companies.id})`,
+  connections: sql<number>`(SELECT count(*) FROM whatsapps WHERE whatsapps.company_id = ${companies.id})`,
+  queues: sql<number>`(SELECT count(*) FROM queues WHERE queues.company_id = ${companies.id})`,
+}
+
 function companiesWithPlans(db: DB) {
   return db
-    .select({ company: companies, plan: { id: plans.id, name: plans.name } })
+    .select({ company: companies, plan: { id: plans.id, name: plans.name }, counts: countsOf })
     .from(companies)
     .leftJoin(plans, eq(plans.id, companies.planId))
 }
@@ -76,7 +93,7 @@ export function listCompanies(
   const term = query.searchParam?.trim() || null
   const page = pageOf(companiesPage(ctx.db).all({ term, limit: at.limit, offset: at.offset }), at)
   return {
-    companies: page.rows.map((r) => toCompanyDto(r.company, r.plan)),
+    companies: page.rows.map((r) => toCompanyDto(r.company, r.plan, r.counts)),
     count: pageCount(page, () => companiesCount(ctx.db).get({ term })?.n ?? 0),
     hasMore: page.hasMore,
   }
@@ -86,13 +103,13 @@ export function listAllCompanies(ctx: Ctx): CompanyDto[] {
   return companiesWithPlans(ctx.db)
     .orderBy(asc(companies.name))
     .all()
-    .map((r) => toCompanyDto(r.company, r.plan))
+    .map((r) => toCompanyDto(r.company, r.plan, r.counts))
 }
 
 export function getCompany(ctx: Ctx, companyId: number): CompanyDto {
   const row = companiesWithPlans(ctx.db).where(eq(companies.id, companyId)).get()
   if (!row) throw new AppError('ERR_NO_COMPANY_FOUND', 'Company not found')
-  return toCompanyDto(row.company, row.plan)
+  return toCompanyDto(row.company, row.plan, row.counts)
 }
 
 function assertNameFree(db: DB, name: string, exceptId?: number) {
@@ -101,10 +118,17 @@ function assertNameFree(db: DB, name: string, exceptId?: number) {
     throw fieldError('name', 'Another company has this name', 'ERR_COMPANY_NAME_ALREADY_EXISTS')
 }
 
-/** Creates a company with its default settings and its first admin (the company's e-mail and password). */
-export async function createCompany(ctx: Ctx, input: CreateCompanyInput): Promise<CompanyDto> {
+/**
+ * Creates a company with its default settings and its first admin (the company's e-mail and password).
+ * `alsoInTransaction` writes what must exist with the company or not at all (the sign-up's trial and code).
+ */
+export async function createCompany(
+  ctx: Ctx,
+  input: CreateCompanyInput,
+  alsoInTransaction?: (tx: DB, companyId: number) => void,
+): Promise<CompanyDto> {
   const passwordHash = await hashPassword(input.password)
-  const { password: _password, ...fields } = input
+  const { password: _password, userName, ...fields } = input
   const id = transact(ctx, (tx) => {
     getPlanRow(tx, input.planId)
     assertNameFree(tx, input.name)
@@ -121,9 +145,11 @@ export async function createCompany(ctx: Ctx, input: CreateCompanyInput): Promis
     insertUser(
       tx,
       company.id,
-      { name: input.name.slice(0, 50), email: input.email, profile: 'admin', passwordHash },
+      { name: userName ?? input.name.slice(0, 50), email: input.email, profile: 'admin', passwordHash },
       now,
     )
+    ensureCompanyInvoice(tx, company.id, now) // an invoice at once when created inside the 10-day window
+    alsoInTransaction?.(tx, company.id)
     return company.id
   })
   return getCompany(ctx, id)
@@ -149,6 +175,25 @@ export function updateCompany(ctx: Ctx, companyId: number, input: UpdateCompanyI
       const reason = updated.status ? 'subscription expired' : 'company inactive'
       events.afterCommit(() => ctx.hub.disconnectCompany(companyId, reason))
     }
+    ensureCompanyInvoice(tx, companyId, ctx.clock.now(), events) // a due date moved inside the invoice window
+  })
+  return getCompany(ctx, companyId)
+}
+
+/**
+ * '+ Vencimento' (spec 3): the due date moves forward by the company's recurrence (1, 2, 3, 6 or 12 months).
+ * A company without a due date (the platform's own) never expires and has nothing to move.
+ */
+export function extendCompany(ctx: Ctx, companyId: number): CompanyDto {
+  transact(ctx, (tx) => {
+    const row = getCompanyRow(tx, companyId)
+    if (!row.dueDate)
+      throw fieldError('dueDate', 'This company has no due date to move', 'ERR_COMPANY_NO_DUE_DATE')
+    tx.update(companies)
+      .set({ dueDate: addRecurrence(row.dueDate, row.recurrence), updatedAt: ctx.clock.now() })
+      .where(eq(companies.id, companyId))
+      .run()
+    ensureCompanyInvoice(tx, companyId, ctx.clock.now()) // the new due date may already be inside the window
   })
   return getCompany(ctx, companyId)
 }

@@ -10,6 +10,9 @@ import { queues, users, type WhatsappRow, whatsappQueues, whatsapps } from '../.
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
 import { assertWithinPlanLimit } from '../plans/limits'
+import { promptExists } from '../prompts/service'
+import { integrationExists } from '../queue-integrations/service'
+import { sqliteOf } from '../tickets/dto'
 
 /**
  * A connection's token for the external send API: 32 random bytes, base64url. Only the server makes one
@@ -124,8 +127,10 @@ function assertRules(db: DB, companyId: number, next: Rules, exceptId?: number) 
     if (found.length !== queueIds.length)
       throw fieldError(next.queueIds?.length ? 'queueIds' : 'sendIdQueue', 'Unknown queue')
   }
-  // AI prompts arrive with their own area; until then no prompt can be referenced.
-  if (next.promptId != null) throw fieldError('promptId', 'Unknown prompt')
+  if (next.promptId != null && !promptExists(sqliteOf(db), companyId, next.promptId))
+    throw fieldError('promptId', 'No such prompt in this company')
+  if (next.integrationId != null && !integrationExists(sqliteOf(db), companyId, next.integrationId))
+    throw fieldError('integrationId', 'No such integration in this company')
   if (
     next.collectiveVacationStart &&
     next.collectiveVacationEnd &&

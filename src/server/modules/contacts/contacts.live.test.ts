@@ -69,11 +69,21 @@ describe('masked live rooms', () => {
     h.addToQueue(h.a.attendantId, queue.id)
     setTricked(h, h.a.attendantId, 'disabled')
     expect(roomsOfUser(h.deps.db, h.a.attendantId).sort()).toEqual(
-      [rooms.company(h.a.id), rooms.user(h.a.id, h.a.attendantId), rooms.queue(h.a.id, queue.id)].sort(),
+      [
+        rooms.company(h.a.id),
+        rooms.user(h.a.id, h.a.attendantId),
+        rooms.queue(h.a.id, queue.id),
+        rooms.everyone,
+      ].sort(),
     )
     setTricked(h, h.a.attendantId, 'enabled')
     expect(roomsOfUser(h.deps.db, h.a.attendantId).sort()).toEqual(
-      [rooms.company(h.a.id), rooms.user(h.a.id, h.a.attendantId), rooms.queue(h.a.id, queue.id)]
+      [
+        rooms.company(h.a.id),
+        rooms.user(h.a.id, h.a.attendantId),
+        rooms.queue(h.a.id, queue.id),
+        rooms.everyone,
+      ]
         .map(fullRoom)
         .sort(),
     )

@@ -17,10 +17,12 @@
  */
 import type { Database } from 'bun:sqlite'
 import type { ContactsPage } from '../../../shared/api'
+import { fieldError } from '../../../shared/errors'
 import type { ListContactsQuery } from '../../../shared/schemas/contacts'
 import { phoneDigits } from '../../../shared/schemas/contacts'
 import type { Ctx } from '../../context'
 import { type PageWindow, pageCount, pageOf, pageWindow } from '../../db/paging'
+import { companyRange } from '../dashboard/range'
 import { CONTACT_ROW_COLUMNS, CONTACT_ROW_COLUMNS_C, contactDtosOf, type RawContactRow } from './dto'
 import { maskContacts, type NumberVisibility, numberVisibility } from './mask'
 
@@ -253,6 +255,19 @@ function indexSearchPage(
   return { rows: run(sqlite, SORT_PAGE, paged), count: n }
 }
 
+const CREATED_IN = 'c.created_at >= $createdFrom AND c.created_at < $createdTo'
+
+/** `date`, or `dateStart` with `dateEnd`: the contacts created in those days (the dashboard's new leads). */
+function createdRange(ctx: Ctx, query: ListContactsQuery): { createdFrom: number; createdTo: number } | null {
+  const { date, dateStart, dateEnd } = query
+  if (date === undefined && dateStart === undefined && dateEnd === undefined) return null
+  if (date === undefined && (dateStart === undefined || dateEnd === undefined))
+    throw fieldError(dateStart === undefined ? 'dateStart' : 'dateEnd', 'dateStart and dateEnd go together')
+  const fields: [string, string] = date !== undefined ? ['date', 'date'] : ['dateStart', 'dateEnd']
+  const range = companyRange(ctx.sqlite, ctx.actor.companyId, date ?? dateStart!, date ?? dateEnd!, fields)
+  return { createdFrom: range.from, createdTo: range.to }
+}
+
 /**
  * One page of the company's contacts, numbers masked for the reader. `count` is exact: the number of contacts
  * the filters match.
@@ -265,13 +280,16 @@ export function listContacts(ctx: Ctx, query: ListContactsQuery): ContactsPage {
   const tagIds = query.contactTag ?? []
   const at = pageWindow(query.pageNumber, CONTACTS_PAGE_SIZE)
   const params = paramsOf(companyId, search, visibility, tagIds)
+  const created = createdRange(ctx, query)
+  if (created) Object.assign(params, created)
   let rows: Rows
   let count: number | (() => number)
-  if (usesIndex(search) && tagIds.length === 0) {
+  if (usesIndex(search) && tagIds.length === 0 && !created) {
     ;({ rows, count } = indexSearchPage(sqlite, search, visibility, params, at))
   } else {
     const where: string[] = []
     if (tagIds.length) where.push(TAGGED)
+    if (created) where.push(CREATED_IN)
     if (search.kind !== 'none')
       where.push(usesIndex(search) ? exactPredicate(search, visibility) : shortPredicate(search, visibility))
     if (where.length === 0) where.push('1')

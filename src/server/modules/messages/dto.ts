@@ -11,7 +11,7 @@ export const MESSAGE_COLUMNS = `m.id, m.wid, m.ticket_id AS ticketId, m.contact_
   m.body, (m.from_me | (m.read << 1) | (m.ptt << 2) | (m.is_deleted << 3) | (m.is_edited << 4) | (m.is_private << 5)) AS flags,
   m.ack, m.media_type AS mediaType, m.media_state AS mediaState, m.media_path AS mediaPath, m.media_name AS mediaName,
   m.media_mime AS mediaMime, m.media_size AS mediaSize, m.old_messages AS oldMessages, m.quoted_msg_id AS quotedMsgId,
-  m.participant_name AS participantName, m.send_state AS sendState, m.send_error AS sendError, m.user_id AS userId,
+  m.participant_name AS participantName, m.send_state AS sendState, m.send_error AS sendError, m.user_id AS userId, m.transcription,
   m.created_at AS createdAt, m.updated_at AS updatedAt`
 
 export const MESSAGE_SELECT = `SELECT ${MESSAGE_COLUMNS} FROM messages m`
@@ -40,6 +40,7 @@ export type MessageSqlRow = {
   sendState: MessageDto['sendState']
   sendError: string | null
   userId: number | null
+  transcription: string | null
   createdAt: number
   updatedAt: number
 }
@@ -110,6 +111,7 @@ export function toMessageDto(
     sendState: r.sendState,
     sendError: r.sendError,
     userId: r.userId,
+    transcription: r.transcription ?? null,
     createdAt: isoTime(r.createdAt)!,
     updatedAt: isoTime(r.updatedAt)!,
   }

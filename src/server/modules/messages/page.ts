@@ -114,12 +114,13 @@ type RichRow = {
   isDeleted: number
   isEdited: number
   isPrivate: number
+  transcription: string | null
 }
 
 const RICH_SQL = `SELECT id, media_path AS mediaPath, media_name AS mediaName, media_mime AS mediaMime,
   media_size AS mediaSize, old_messages AS oldMessages, quoted_msg_id AS quotedMsgId,
   participant_name AS participantName, send_error AS sendError, ptt, is_deleted AS isDeleted,
-  is_edited AS isEdited, is_private AS isPrivate
+  is_edited AS isEdited, is_private AS isPrivate, transcription
  FROM messages WHERE ticket_id = ? AND id BETWEEN ? AND ? AND ${RICH_MESSAGE}`
 
 const PLAIN: Omit<RichRow, 'id'> = {
@@ -135,6 +136,7 @@ const PLAIN: Omit<RichRow, 'id'> = {
   isDeleted: 0,
   isEdited: 0,
   isPrivate: 0,
+  transcription: null,
 }
 
 const REACTIONS_PROBE_SQL = `SELECT EXISTS (SELECT 1 FROM message_reactions
@@ -215,6 +217,7 @@ export function pageDtos(
       sendState: r.sendState,
       sendError: e.sendError,
       userId: r.userId,
+      transcription: e.transcription,
       createdAt,
       updatedAt: r.updatedAt === r.createdAt ? createdAt : isoString(r.updatedAt),
     }

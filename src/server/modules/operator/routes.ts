@@ -5,6 +5,7 @@ import { startSessionBody } from '../../../shared/schemas/whatsapp'
 import type { Deps } from '../../context'
 import type { AppEnv } from '../../http/env'
 import { jsonBody, parse, pathId } from '../../http/validate'
+import { runOperatorCommand } from './commands'
 import { listAllConnections, operatorConnection, pairFromTerminal } from './service'
 
 /** True when `token` is this run's operator credential (compared in constant time). */
@@ -31,4 +32,9 @@ export const operatorRoutes = new Hono<AppEnv>()
     const raw = c.req.header('content-type')?.includes('json') ? await jsonBody(c) : {}
     const { phone } = parse(startSessionBody, raw ?? {})
     return c.json(await pairFromTerminal(c.get('deps'), pathId(c, 'ERR_NO_WAPP_FOUND'), phone), 202)
+  })
+  /** `balcao company|plan|user|signup-code|connection …` on the running server (commands.ts): the result as JSON. */
+  .post('/commands/:name', async (c) => {
+    const raw = c.req.header('content-type')?.includes('json') ? await jsonBody(c) : {}
+    return c.json((await runOperatorCommand(c.get('deps'), c.req.param('name'), raw, { live: true })) ?? null)
   })

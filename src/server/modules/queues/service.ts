@@ -12,6 +12,9 @@ import { files, type QueueRow, queueOptions, queues, userQueues } from '../../db
 import { mediaFilePath } from '../../media/store'
 import { channel, rooms } from '../../realtime/rooms'
 import { assertWithinPlanLimit } from '../plans/limits'
+import { promptExists } from '../prompts/service'
+import { integrationExists } from '../queue-integrations/service'
+import { sqliteOf } from '../tickets/dto'
 import { roomsOfUser } from '../users/service'
 
 export function toQueueDto(row: QueueRow): QueueDto {
@@ -70,13 +73,14 @@ function assertUnique(db: DB, companyId: number, input: QueueInput, exceptId?: n
 }
 
 /**
- * Integrations and prompts are areas that do not exist yet, so the only id they accept is none (null): a number
- * is refused with 400 rather than kept dangling (it could name another company's record once they exist). When
- * those areas arrive, this is the one place that checks the id belongs to the actor's company.
+ * The queue's integration, prompt and file list must be the company's own: another company's id (or one that
+ * does not exist) is a 400 naming the field, never kept dangling.
  */
 function assertReferences(db: DB, companyId: number, input: QueueInput) {
-  if (input.integrationId != null) throw fieldError('integrationId', 'No such integration in this company')
-  if (input.promptId != null) throw fieldError('promptId', 'No such prompt in this company')
+  if (input.integrationId != null && !integrationExists(sqliteOf(db), companyId, input.integrationId))
+    throw fieldError('integrationId', 'No such integration in this company')
+  if (input.promptId != null && !promptExists(sqliteOf(db), companyId, input.promptId))
+    throw fieldError('promptId', 'No such prompt in this company')
   if (input.fileListId != null) {
     const list = db
       .select({ id: files.id })

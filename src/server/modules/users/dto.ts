@@ -45,6 +45,7 @@ export function toUserDto(row: UserRow, queueRefs: QueueRef[]): UserDto {
     userClosePendingTicket: row.userClosePendingTicket,
     showDashboard: row.showDashboard,
     isTricked: row.isTricked,
+    disabled: row.disabled,
     createdAt: isoTime(row.createdAt)!,
     updatedAt: isoTime(row.updatedAt)!,
   }

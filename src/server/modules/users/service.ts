@@ -39,14 +39,15 @@ export function userDto(db: DB, row: UserRow): UserDto {
 }
 
 /**
- * The rooms a user's live sockets belong in: their company, their own, admins, and each of their queues. A
- * user whose isTricked is 'enabled' sees phone numbers in full, so gets the `#full` flavour of each room
+ * The rooms a user's live sockets belong in: their company, their own, admins, each of their queues, and the
+ * platform-wide `everyone` room (announcements). A user whose isTricked is 'enabled' sees phone numbers in full,
+ * so gets the `#full` flavour of each room
  * (see `fullRoom`); publishUser resubscribes the user's sockets after every update, isTricked included.
  */
 export function roomsOfUser(db: DB, userId: number): string[] {
   const user = db.select().from(users).where(eq(users.id, userId)).get()
   if (!user) return []
-  const list = [rooms.company(user.companyId), rooms.user(user.companyId, user.id)]
+  const list = [rooms.company(user.companyId), rooms.user(user.companyId, user.id), rooms.everyone]
   if (isAdmin(user)) list.push(rooms.admins(user.companyId))
   const queueIds = db
     .select({ id: userQueues.queueId })
@@ -206,7 +207,7 @@ function assertAnotherSuper(db: DB, exceptUserId: number) {
   const other = db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.super, true), ne(users.id, exceptUserId)))
+    .where(and(eq(users.super, true), eq(users.disabled, false), ne(users.id, exceptUserId)))
     .get()
   if (!other) throw new AppError('ERR_LAST_SUPER_USER', 'The platform needs at least one super user')
 }
@@ -215,7 +216,7 @@ function assertAnotherSuper(db: DB, exceptUserId: number) {
  * Ends a user's sessions after their password changed, except the one that changed it: whoever knew the
  * old password is signed out everywhere else.
  */
-function endOtherSessions(ctx: Ctx, tx: DB, events: EventBuffer, userId: number, keep: string | null) {
+export function endOtherSessions(ctx: Ctx, tx: DB, events: EventBuffer, userId: number, keep: string | null) {
   const open = and(
     eq(userSessions.userId, userId),
     isNull(userSessions.revokedAt),
@@ -296,17 +297,44 @@ export function deleteUser(ctx: Ctx, userId: number) {
   })
 }
 
-/** Sets a new password from the terminal and ends the user's sessions. */
+/** Sets a new password from the terminal and ends the user's sessions (and, on the running server, their sockets). */
 export async function resetPassword(deps: Deps, email: string, password: string) {
   const passwordHash = await hashPassword(password)
   const user = deps.db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get()
   if (!user) throw new AppError('ERR_NO_USER_FOUND', `No user with e-mail ${email}`)
   const now = deps.clock.now()
-  transact(deps, (tx) => {
+  transact(deps, (tx, events) => {
     tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id)).run()
     tx.update(userSessions).set({ revokedAt: now }).where(eq(userSessions.userId, user.id)).run()
+    events.afterCommit(() => deps.hub.disconnectUser(user.id, 'password changed'))
   })
   return { id: user.id, email: user.email, companyId: user.companyId }
+}
+
+/**
+ * Disables a user (`balcao user disable`) or enables them again. A disabled user cannot sign in (ERR_USER_DISABLED)
+ * and their sessions and sockets end at once. The last enabled super user cannot be disabled.
+ */
+export function setUserDisabled(ctx: Ctx, userId: number, disabled: boolean): UserDto {
+  const actor = userActor(ctx)
+  if (!isAdmin(actor)) throw new AppError('ERR_NO_PERMISSION', 'Only admins can disable or enable users')
+  return transact(ctx, (tx, events) => {
+    const row = getUserRowInCompany(tx, actor.companyId, userId)
+    assertMayManage(actor, row)
+    if (disabled && row.super) assertAnotherSuper(tx, userId)
+    const now = ctx.clock.now()
+    tx.update(users).set({ disabled, updatedAt: now }).where(eq(users.id, userId)).run()
+    if (disabled) {
+      tx.update(userSessions)
+        .set({ revokedAt: now })
+        .where(and(eq(userSessions.userId, userId), isNull(userSessions.revokedAt)))
+        .run()
+      events.afterCommit(() => ctx.hub.disconnectUser(userId, 'user disabled'))
+    }
+    const dto = userDto(tx, { ...row, disabled, updatedAt: now })
+    publishUser(ctx, events, dto, 'update')
+    return dto
+  })
 }
 
 function pick<T extends Record<string, unknown>>(obj: T, keys: Set<string>): Partial<T> {

@@ -53,6 +53,13 @@ function NavItems({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: 
                     data-testid="menu-badge"
                     className="absolute top-1.5 right-2.5 size-2.5 rounded-full bg-danger-solid ring-2 ring-surface"
                   />
+                ) : item.badge === 'chats' ? (
+                  // Unread chats: a plain dot (the spec's), not the '!' of something needing attention.
+                  <span
+                    aria-hidden
+                    data-testid="menu-badge"
+                    className="mr-1.5 ml-auto size-2.5 shrink-0 rounded-full bg-danger-solid"
+                  />
                 ) : (
                   <span
                     aria-hidden

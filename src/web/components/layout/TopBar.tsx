@@ -10,6 +10,8 @@ import {
   RotateCw,
   Sun,
   UserRound,
+  Volume2,
+  VolumeX,
   WifiOff,
 } from 'lucide-react'
 import { Trans, useTranslation } from 'react-i18next'
@@ -20,11 +22,14 @@ import { changeLanguage, currentLanguage, LANGUAGES } from '../../i18n'
 import { formatDueDate } from '../../lib/dates'
 import { currentUser, logout } from '../../state/session'
 import { theme, toggleTheme } from '../../state/theme'
+import { setVolume, volume } from '../../state/volume'
 import { Avatar } from '../ui/Avatar'
 import { Badge } from '../ui/Badge'
 import { IconButton } from '../ui/Button'
 import { Menu, MenuButton, MenuDivider, MenuEntry, MenuGroup, MenuPanel } from '../ui/Menu'
 import { anyMenuBadge, MENU_BADGE_LABELS, menuBadgeShown } from './menuBadges'
+import { AnnouncementsPopover } from './notifications/AnnouncementsPopover'
+import { ChatsNotificationsPopover } from './notifications/ChatsNotificationsPopover'
 import { NotificationsPopover } from './notifications/NotificationsPopover'
 import { VolumeControl } from './VolumeControl'
 
@@ -85,9 +90,13 @@ export function TopBar({
       />
       <div className="flex min-w-0 flex-1 items-center gap-3 pl-1">
         <p className="truncate text-fg text-sm [&_b]:font-semibold" data-testid="greeting">
+          {/* A phone has room for the first name beside the notification buttons, not for the whole greeting. */}
           <Trans
-            i18nKey="shell.greeting"
-            values={{ name: user.name, company: user.company?.name ?? '' }}
+            i18nKey={phone ? 'shell.greetingShort' : 'shell.greeting'}
+            values={{
+              name: phone ? (user.name.split(/\s+/)[0] ?? user.name) : user.name,
+              company: user.company?.name ?? '',
+            }}
             components={{ b: <b /> }}
           />
         </p>
@@ -104,8 +113,10 @@ export function TopBar({
         )}
       </div>
       <div className="flex items-center gap-0.5 sm:gap-1">
+        <AnnouncementsPopover />
         <NotificationsPopover />
-        <VolumeControl />
+        <ChatsNotificationsPopover />
+        {!phone && <VolumeControl />}
         <IconButton
           label={dark ? t('shell.themeLight') : t('shell.themeDark')}
           icon={dark ? <Sun className="size-[18px]" /> : <Moon className="size-[18px]" />}
@@ -144,6 +155,14 @@ export function TopBar({
             {phone && (
               <MenuEntry icon={<RotateCw />} onClick={() => window.location.reload()}>
                 {t('shell.refresh')}
+              </MenuEntry>
+            )}
+            {phone && (
+              <MenuEntry
+                icon={volume.value === 0 ? <VolumeX /> : <Volume2 />}
+                onClick={() => setVolume(volume.value === 0 ? 1 : 0)}
+              >
+                {volume.value === 0 ? t('shell.unmute') : t('shell.mute')}
               </MenuEntry>
             )}
             <MenuDivider />

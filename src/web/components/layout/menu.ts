@@ -1,13 +1,23 @@
 import {
+  Blocks,
   BookUser,
+  Bot,
   CalendarClock,
+  Code,
   Columns3,
+  CreditCard,
   FolderOpen,
   Inbox,
+  LayoutDashboard,
+  LifeBuoy,
   ListChecks,
+  ListTodo,
   type LucideIcon,
   Megaphone,
   MessageSquareText,
+  MessagesSquare,
+  Newspaper,
+  Receipt,
   Settings,
   SlidersHorizontal,
   Smartphone,
@@ -20,6 +30,7 @@ import type { SessionUser } from '../../../shared/api'
 import { can, type Permission } from '../../../shared/permissions'
 import { type PlanFlag, planAllows } from '../../../shared/plans'
 import { campaignsVisible } from '../../pages/campaigns/CampaignsGate'
+import { maySeeDashboard } from '../../pages/dashboard/format'
 
 export type MenuItemDef = {
   to: string
@@ -34,7 +45,7 @@ export type MenuItemDef = {
   /** A further condition (read at render; signals it reads keep the menu in step): the campaigns' 'cshow'. */
   visible?: (user: SessionUser) => boolean
   /** A live badge next to the label ('connections': the '!' when a connection is not connected). */
-  badge?: 'connections'
+  badge?: 'connections' | 'chats'
 }
 
 /** Only pages that exist today are listed; the rest of the spec's menu arrives with their pages. */
@@ -45,6 +56,15 @@ export const MENU_ITEMS: MenuItemDef[] = [
   { to: '/kanban', labelKey: 'kanban.menuBoard', icon: SquareKanban, planFlag: 'useKanban', section: 'main' },
   { to: '/tagsKanban', labelKey: 'kanban.menuLanes', icon: Columns3, planFlag: 'useKanban', section: 'main' },
   { to: '/quick-messages', labelKey: 'quickMessages.menu', icon: MessageSquareText, section: 'main' },
+  // A dot while any chat of mine is unread (ChatsNotificationsPopover drives it).
+  {
+    to: '/chats',
+    labelKey: 'chats.menu',
+    icon: MessagesSquare,
+    planFlag: 'useInternalChat',
+    section: 'main',
+    badge: 'chats',
+  },
   {
     to: '/schedules',
     labelKey: 'schedules.title',
@@ -52,6 +72,10 @@ export const MENU_ITEMS: MenuItemDef[] = [
     planFlag: 'useSchedules',
     section: 'main',
   },
+  { to: '/todolist', labelKey: 'todo.menu', icon: ListTodo, section: 'main' },
+  { to: '/helps', labelKey: 'helps.menu', icon: LifeBuoy, section: 'main' },
+  // The dashboard is the home page (/) of those who may see it: admins and users with showDashboard.
+  { to: '/', labelKey: 'dashboard.menu', icon: LayoutDashboard, visible: maySeeDashboard, section: 'admin' },
   {
     to: '/connections',
     labelKey: 'menu.connections',
@@ -96,6 +120,30 @@ export const MENU_ITEMS: MenuItemDef[] = [
     section: 'admin',
   },
   {
+    to: '/prompts',
+    labelKey: 'prompts.menu',
+    icon: Bot,
+    permission: 'drawer-admin-items:view',
+    planFlag: 'useOpenAi',
+    section: 'admin',
+  },
+  {
+    to: '/messages-api',
+    labelKey: 'messagesApi.menu',
+    icon: Code,
+    permission: 'drawer-admin-items:view',
+    planFlag: 'useExternalApi',
+    section: 'admin',
+  },
+  {
+    to: '/queue-integration',
+    labelKey: 'queueIntegrations.menu',
+    icon: Blocks,
+    permission: 'drawer-admin-items:view',
+    planFlag: 'useIntegrations',
+    section: 'admin',
+  },
+  {
     to: '/queues',
     labelKey: 'menu.queues',
     icon: Workflow,
@@ -107,6 +155,29 @@ export const MENU_ITEMS: MenuItemDef[] = [
     labelKey: 'menu.users',
     icon: Users,
     permission: 'drawer-admin-items:view',
+    section: 'admin',
+  },
+  {
+    to: '/announcements',
+    labelKey: 'announcements.menu',
+    icon: Newspaper,
+    superOnly: true,
+    section: 'admin',
+  },
+  {
+    to: '/financeiro',
+    labelKey: 'billing.menuInvoices',
+    icon: Receipt,
+    permission: 'drawer-admin-items:view',
+    section: 'admin',
+  },
+  {
+    to: '/subscription',
+    labelKey: 'billing.menuSubscription',
+    icon: CreditCard,
+    permission: 'drawer-admin-items:view',
+    // The platform company has no subscription of its own.
+    visible: (user) => !user.super,
     section: 'admin',
   },
   {

@@ -12,7 +12,10 @@ import type { MenuItemDef } from './menu'
 export type MenuBadgeKey = NonNullable<MenuItemDef['badge']>
 
 /** What a badge says (the menu item's accessible name and tooltip carry it). */
-export const MENU_BADGE_LABELS: Record<MenuBadgeKey, string> = { connections: 'connections.badge' }
+export const MENU_BADGE_LABELS: Record<MenuBadgeKey, string> = {
+  connections: 'connections.badge',
+  chats: 'chats.badge',
+}
 
 /** The spec: the '!' badge appears 2 s after the list shows a connection that is not connected. */
 export const MENU_BADGE_DELAY = 2000

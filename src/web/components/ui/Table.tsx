@@ -35,6 +35,8 @@ export type DataTableProps<T> = {
   empty?: ReactNode
   /** Below 600 px rows are shown as cards drawn by this function. */
   mobileCard?: (row: T) => ReactNode
+  /** Extra classes of a row (and of its card on a phone): a tint that marks the row's state. */
+  rowClassName?: (row: T) => string | undefined
   className?: string
 }
 
@@ -54,6 +56,7 @@ export function DataTable<T>({
   onLoadMore,
   empty,
   mobileCard,
+  rowClassName,
   className,
 }: DataTableProps<T>) {
   const { t } = useTranslation()
@@ -106,7 +109,7 @@ export function DataTable<T>({
               </li>
             ))
           : rows.map((row) => (
-              <li key={rowKey(row)} className="px-4 py-3">
+              <li key={rowKey(row)} className={cn('px-4 py-3', rowClassName?.(row))}>
                 {mobileCard(row)}
               </li>
             ))}
@@ -149,7 +152,10 @@ export function DataTable<T>({
                 </tr>
               ))
             : rows.map((row) => (
-                <tr key={rowKey(row)} className="transition-colors duration-150 hover:bg-surface-2/60">
+                <tr
+                  key={rowKey(row)}
+                  className={cn('transition-colors duration-150 hover:bg-surface-2/60', rowClassName?.(row))}
+                >
                   {columns.map((c) => (
                     <td
                       key={c.key}

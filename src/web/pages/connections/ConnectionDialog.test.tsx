@@ -276,6 +276,26 @@ describe('ConnectionDialog', () => {
     expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0)
   })
 
+  test("the AI prompt select: the company's prompts, sent as promptId", async () => {
+    const calls = mockFetch({
+      'GET /api/queue': () => ({ body: queues }),
+      'GET /api/prompt': () => ({
+        body: { prompts: [{ id: 3, name: 'Assistente IA' }], count: 1, hasMore: false },
+      }),
+      'POST /api/whatsapp': (c) => ({ status: 201, body: makeConnection({ id: 5, ...(c.body as object) }) }),
+    })
+    const { onSaved } = renderDialog()
+    await userEvent.type(screen.getByLabelText(/^Nome/), 'Loja IA')
+    await userEvent.click(tab('Filas e bot'))
+    const select = screen.getByLabelText('Prompt de IA')
+    expect(select).toHaveTextContent('Nenhum')
+    await userEvent.click(select)
+    await userEvent.click(await screen.findByRole('option', { name: 'Assistente IA' }))
+    await save()
+    await waitFor(() => expect(onSaved).toHaveBeenCalled())
+    expect(writes(calls)[0]?.body).toMatchObject({ name: 'Loja IA', promptId: 3 })
+  })
+
   test('the dialog keeps one height across its tabs', async () => {
     mockFetch({ 'GET /api/queue': () => ({ body: queues }) })
     renderDialog()

@@ -19,6 +19,8 @@ import { useSandboxServer } from '../../state/health'
 import { useLiveList } from '../../state/liveList'
 import { queuesList } from '../../state/queues'
 import { toast } from '../../state/toast'
+import { usePromptOptions } from '../prompts/usePromptOptions'
+import { useIntegrationOptions } from '../queue-integration/useIntegrationOptions'
 import {
   type ConnectionField,
   type ConnectionForm,
@@ -220,6 +222,8 @@ export function ConnectionDialog({
   }
 
   const queueOptions = queues.map((q) => ({ value: q.id, label: q.name, color: q.color }))
+  const integrations = useIntegrationOptions(open)
+  const prompts = usePromptOptions(open)
   const d = (k: string) => t(`connections.dialog.${k}`)
   const text = (
     key: ConnectionField & keyof ConnectionForm,
@@ -358,6 +362,38 @@ export function ConnectionDialog({
         <div className="grid gap-5 sm:grid-cols-2">
           {number('timeUseBotQueues')}
           {number('maxUseBotQueues', { max: 100 })}
+          <Field
+            label={d('integrationId')}
+            hint={d('integrationIdHint')}
+            error={errors.integrationId}
+            className="sm:col-span-2"
+          >
+            <Select
+              name="integrationId"
+              value={values.integrationId ?? 0}
+              onChange={(v) => set('integrationId', v === 0 ? null : v)}
+              options={[
+                { value: 0, label: d('noIntegration') },
+                ...integrations.map((i) => ({ value: i.id, label: i.name })),
+              ]}
+            />
+          </Field>
+          <Field
+            label={t('prompts.connectionPrompt')}
+            hint={t('prompts.connectionPromptHint')}
+            error={errors.promptId}
+            className="sm:col-span-2"
+          >
+            <Select
+              name="promptId"
+              value={values.promptId ?? 0}
+              onChange={(v) => set('promptId', v === 0 ? null : v)}
+              options={[
+                { value: 0, label: t('prompts.selectorNone') },
+                ...prompts.map((p) => ({ value: p.id, label: p.name })),
+              ]}
+            />
+          </Field>
         </div>
       </Section>
       <Section title={d('inactiveTitle')}>

@@ -28,6 +28,7 @@ export function makeConnection(overrides: Partial<WhatsappDto> = {}): WhatsappDt
     timeUseBotQueues: 0,
     maxUseBotQueues: 3,
     promptId: null,
+    integrationId: null,
     allowGroup: false,
     expiresTicketNPS: 0,
     maxUseBotQueuesNPS: 0,

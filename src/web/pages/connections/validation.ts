@@ -13,6 +13,9 @@ export type ConnectionForm = {
   allowGroup: boolean
   timeSendQueue: string
   sendIdQueue: number | null
+  integrationId: number | null
+  /** An AI prompt of the company (answers tickets of this connection without a queue), or none. */
+  promptId: number | null
   timeUseBotQueues: string
   maxUseBotQueues: string
   expiresTicket: string
@@ -44,6 +47,8 @@ export const EMPTY_CONNECTION: ConnectionForm = {
   allowGroup: false,
   timeSendQueue: '0',
   sendIdQueue: null,
+  integrationId: null,
+  promptId: null,
   timeUseBotQueues: '0',
   maxUseBotQueues: '3',
   expiresTicket: '0',
@@ -75,6 +80,8 @@ export const FIELD_TAB: Record<ConnectionField, TabKey> = {
   allowGroup: 'general',
   timeSendQueue: 'queues',
   sendIdQueue: 'queues',
+  integrationId: 'queues',
+  promptId: 'queues',
   timeUseBotQueues: 'queues',
   maxUseBotQueues: 'queues',
   expiresTicket: 'queues',
@@ -112,6 +119,8 @@ export function fromDto(w: WhatsappDto): ConnectionForm {
     allowGroup: w.allowGroup,
     timeSendQueue: n(w.timeSendQueue),
     sendIdQueue: w.sendIdQueue ?? null,
+    integrationId: w.integrationId ?? null,
+    promptId: w.promptId ?? null,
     timeUseBotQueues: n(w.timeUseBotQueues),
     maxUseBotQueues: n(w.maxUseBotQueues, 3),
     expiresTicket: n(w.expiresTicket),
@@ -192,6 +201,8 @@ export function toBody(form: ConnectionForm, creating: boolean): Record<string, 
     allowGroup: form.allowGroup,
     timeSendQueue: num(form.timeSendQueue),
     sendIdQueue: form.sendIdQueue,
+    integrationId: form.integrationId,
+    promptId: form.promptId,
     timeUseBotQueues: num(form.timeUseBotQueues),
     maxUseBotQueues: num(form.maxUseBotQueues),
     expiresTicket: num(form.expiresTicket),

@@ -49,8 +49,12 @@ describe('QueueDialog', () => {
     renderDialog()
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
     expect(await screen.findAllByText('Obrigatório')).toHaveLength(2)
-    // only the file lists for the select were asked for: nothing saved
-    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/files/list'])
+    // only the file lists and the integrations for the selects were asked for: nothing saved
+    expect(calls.map((c) => `${c.method} ${c.path}`).sort()).toEqual([
+      'GET /api/files/list',
+      'GET /api/prompt',
+      'GET /api/queueIntegration',
+    ])
     await userEvent.click(screen.getByRole('radio', { name: '#22C55E' }))
     expect(screen.getByLabelText('Código da cor')).toHaveValue('#22C55E')
     expect(screen.getAllByText('Obrigatório')).toHaveLength(1)
@@ -142,6 +146,49 @@ describe('QueueDialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
     await waitFor(() => expect(onSaved).toHaveBeenCalled())
     expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ fileListId: 3 })
+  })
+
+  test("the integration select: the company's queue integrations, sent as integrationId", async () => {
+    const calls = mockFetch({
+      'GET /api/files/list': () => ({ body: [] }),
+      'GET /api/queueIntegration': () => ({
+        body: { queueIntegrations: [{ id: 4, name: 'Typebot vendas' }], count: 1, hasMore: false },
+      }),
+      'GET /api/queue/9': () => ({ body: QUEUE }),
+      'GET /api/queue-options': () => ({ body: [] }),
+      'PUT /api/queue/9': (c) => ({ body: { ...QUEUE, ...(c.body as object) } }),
+    })
+    const onSaved = mock(() => {})
+    render(<QueueDialog open queueId={9} onClose={() => {}} onSaved={onSaved} />)
+    const select = await screen.findByRole('button', { name: 'Integração' })
+    await waitFor(() => expect(select).toHaveTextContent('Nenhum'))
+    await userEvent.click(select)
+    await userEvent.click(await screen.findByRole('option', { name: 'Typebot vendas' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
+    await waitFor(() => expect(onSaved).toHaveBeenCalled())
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ integrationId: 4 })
+  })
+
+  test("the prompt select: the company's AI prompts, sent as promptId", async () => {
+    const calls = mockFetch({
+      'GET /api/files/list': () => ({ body: [] }),
+      'GET /api/queueIntegration': () => ({ body: { queueIntegrations: [], count: 0, hasMore: false } }),
+      'GET /api/prompt': () => ({
+        body: { prompts: [{ id: 6, name: 'Assistente IA' }], count: 1, hasMore: false },
+      }),
+      'GET /api/queue/9': () => ({ body: QUEUE }),
+      'GET /api/queue-options': () => ({ body: [] }),
+      'PUT /api/queue/9': (c) => ({ body: { ...QUEUE, ...(c.body as object) } }),
+    })
+    const onSaved = mock(() => {})
+    render(<QueueDialog open queueId={9} onClose={() => {}} onSaved={onSaved} />)
+    const select = await screen.findByRole('button', { name: 'Prompt' })
+    await waitFor(() => expect(select).toHaveTextContent('Nenhum'))
+    await userEvent.click(select)
+    await userEvent.click(await screen.findByRole('option', { name: 'Assistente IA' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }))
+    await waitFor(() => expect(onSaved).toHaveBeenCalled())
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ promptId: 6 })
   })
 
   test('the HH:MM mask', () => {

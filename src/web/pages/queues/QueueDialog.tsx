@@ -15,6 +15,8 @@ import { Tabs } from '../../components/ui/Tabs'
 import { useFormDialog } from '../../components/ui/useFormDialog'
 import { cn } from '../../lib/cn'
 import { scheduleEnabled } from '../../state/settings'
+import { usePromptOptions } from '../prompts/usePromptOptions'
+import { useIntegrationOptions } from '../queue-integration/useIntegrationOptions'
 import { OptionTree } from './OptionTree'
 import { ScheduleEditor, schedulesValid } from './ScheduleEditor'
 
@@ -44,7 +46,7 @@ export type QueueForm = {
   orderQueue: string
   greetingMessage: string
   outOfHoursMessage: string
-  /** '' is none; the integrations and prompts areas do not exist yet, so none is the only choice. */
+  /** '' is none; otherwise an integration or an AI prompt of the company. */
   integrationId: string
   promptId: string
   /** '' is none: the file list the chatbot sends when it puts a customer in the queue. */
@@ -204,6 +206,8 @@ export function QueueDialog({
   const showOutOfHours = scheduleEnabled.value
   const [tab, setTab] = useState(0)
   const fileLists = useFileLists(open)
+  const integrations = useIntegrationOptions(open)
+  const prompts = usePromptOptions(open)
   const form = useFormDialog({
     open,
     onClose,
@@ -285,20 +289,26 @@ export function QueueDialog({
           ]}
         />
       </Field>
-      <Field label={t('chatbot.queue.integration')} hint={t('chatbot.queue.soon')} as="group">
+      <Field label={t('chatbot.queue.integration')} error={errors.integrationId} as="group">
         <Select
           aria-label={t('chatbot.queue.integration')}
           value={values.integrationId}
           onChange={(v) => set('integrationId', v)}
-          options={[{ value: '', label: t('chatbot.queue.none') }]}
+          options={[
+            { value: '', label: t('chatbot.queue.none') },
+            ...integrations.map((i) => ({ value: String(i.id), label: i.name })),
+          ]}
         />
       </Field>
-      <Field label={t('chatbot.queue.prompt')} as="group">
+      <Field label={t('chatbot.queue.prompt')} error={errors.promptId} as="group">
         <Select
           aria-label={t('chatbot.queue.prompt')}
           value={values.promptId}
           onChange={(v) => set('promptId', v)}
-          options={[{ value: '', label: t('chatbot.queue.none') }]}
+          options={[
+            { value: '', label: t('chatbot.queue.none') },
+            ...prompts.map((p) => ({ value: String(p.id), label: p.name })),
+          ]}
         />
       </Field>
     </div>

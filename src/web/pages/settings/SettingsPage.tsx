@@ -12,8 +12,13 @@ import { Select } from '../../components/ui/Select'
 import { Skeleton } from '../../components/ui/Skeleton'
 import { Spinner } from '../../components/ui/Spinner'
 import { Tabs } from '../../components/ui/Tabs'
+import { currentUser } from '../../state/session'
 import { setSettings, settings, settingValue, upsertSetting } from '../../state/settings'
 import { toast } from '../../state/toast'
+import { CompaniesTab } from '../companies/CompaniesTab'
+import { PlansTab } from '../plans/PlansTab'
+import { PlatformTab } from '../platform/PlatformTab'
+import { HelpTab } from './HelpTab'
 import { HoursTab } from './HoursTab'
 
 function OptionsTab() {
@@ -126,6 +131,21 @@ export function SettingsPage() {
             { key: 'options', label: t('settings.tabOptions'), content: <OptionsTab /> },
             ...(companyHours
               ? [{ key: 'hours', label: t('chatbot.hours.settingsTab'), content: <HoursTab /> }]
+              : []),
+            // Companies and plans are the platform's: only super users manage them.
+            ...(currentUser.value?.super
+              ? [
+                  { key: 'companies', label: t('companies.tab'), content: <CompaniesTab /> },
+                  { key: 'plans', label: t('plans.tab'), content: <PlansTab /> },
+                ]
+              : []),
+            // Help videos are the platform's: only super users manage them.
+            ...(currentUser.value?.super
+              ? [{ key: 'helps', label: t('helps.tab'), content: <HelpTab /> }]
+              : []),
+            // The platform's own mail, Pix and payment settings, and sign-up codes: super users only.
+            ...(currentUser.value?.super
+              ? [{ key: 'platform', label: t('platform.tab'), content: <PlatformTab /> }]
               : []),
           ]}
         />

@@ -12,6 +12,7 @@ import { captionOf, type MessageKind, MessageMedia, messageKind } from './Messag
 import { QuotedBar } from './QuotedBar'
 import { RichText } from './RichText'
 import { canEdit } from './rules'
+import { Transcription } from './Transcription'
 
 /** Reactions offered from a message's menu (WhatsApp's quick row). */
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏']
@@ -327,6 +328,7 @@ export const MessageBubble = memo(function MessageBubble({
         />
       )}
       {media && <div className={cn(hasText ? 'mb-1' : 'mb-4', kind === 'sticker' && 'mb-4')}>{media}</div>}
+      {kind === 'audio' && !m.fromMe && !m.isDeleted && <Transcription m={m} readOnly={readOnly} />}
       {hasText ? (
         <div className="pr-1">
           <Body m={m} kind={kind} />

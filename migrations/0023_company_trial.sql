@@ -1,0 +1,1 @@
+ALTER TABLE `companies` ADD `trial_expiration` text;

@@ -1,0 +1,1 @@
+ALTER TABLE `whatsapps` ADD `integration_id` integer;

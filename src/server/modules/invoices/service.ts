@@ -1,0 +1,331 @@
+/**
+ * Invoices (spec 3): one per company and period, issued ahead of the company's due date, paid by the payment
+ * webhook or marked paid by the super user.
+ *
+ * Issuing (`ensureCompanyInvoice`, called by the invoice job's sweep, by company creation and by any change of a
+ * company's due date): a company gets the invoice of its current due date from INVOICE_LEAD_DAYS (10) days before
+ * it (and also once it has passed, so an overdue company can still pay), when
+ *   - it is active (status true) and has a due date (the platform company has none, and is skipped anyway: it is
+ *     the company whose users are super users);
+ *   - its plan costs something: a plan of value 0 is free and gets no invoices.
+ * The unique index (company_id, due_date) makes a second invoice for the same period impossible, whoever races.
+ * Value: the plan's monthly value times the recurrence's months; detail 'Plano X — mensal'; the plan is kept on
+ * the invoice as it was then.
+ *
+ * Paying (`markInvoicePaid`), in one transaction: the invoice becomes paid; the company's due date moves forward
+ * by the invoice's recurrence FROM THE CURRENT DUE DATE (paying early loses no day, paying late does not shift
+ * the billing day), except when that is still before today (a company months behind): then from today; the
+ * company's status is left as it is; the next period's invoice is issued at once if it already falls within
+ * the window. After commit: `company-{id}-payment` { action: 'CONCLUIDA', company: { id, dueDate } } to the
+ * company and `company-{id}-invoice` to its admins. An invoice already paid changes nothing (a payment seen
+ * twice extends once).
+ */
+import { and, eq } from 'drizzle-orm'
+import { AppError } from '../../../shared/errors'
+import { INVOICE_LEAD_DAYS, type InvoiceDto, type InvoicesPage } from '../../../shared/invoices'
+import { addRecurrence, RECURRENCE_MONTHS, type Recurrence } from '../../../shared/plans'
+import { isoDate, isoTime } from '../../clock'
+import type { Ctx, Deps } from '../../context'
+import { transact, userActor } from '../../context'
+import type { DB } from '../../db/client'
+import { pageCount, pageOf, pageWindow } from '../../db/paging'
+import { companies, type InvoiceRow, invoices } from '../../db/schema'
+import { stmt } from '../../db/statements'
+import type { EventBuffer } from '../../realtime/hub'
+import { channel, rooms } from '../../realtime/rooms'
+import { sqliteOf } from '../tickets/dto'
+
+export const INVOICES_PAGE_SIZE = 20
+const DAY_MS = 86_400_000
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+
+const RECURRENCE_WORD: Record<Recurrence, string> = {
+  MENSAL: 'mensal',
+  BIMESTRAL: 'bimestral',
+  TRIMESTRAL: 'trimestral',
+  SEMESTRAL: 'semestral',
+  ANUAL: 'anual',
+}
+
+/** 'Plano Ouro — mensal' ('Plano' is not repeated when the plan's name starts with it). */
+export function invoiceDetail(planName: string, recurrence: Recurrence): string {
+  const name = /^plano\b/i.test(planName.trim()) ? planName.trim() : `Plano ${planName.trim()}`
+  return `${name} — ${RECURRENCE_WORD[recurrence]}`
+}
+
+/** The Pix txid of an invoice: letters and digits, unique per company and due date (at most 25 characters). */
+export function invoiceTxid(companyId: number, dueDate: string): string {
+  return `BLC${companyId}D${dueDate.replaceAll('-', '')}`
+}
+
+/** The last due date that already has its invoice today: today plus the lead days. */
+export function invoiceWindowEnd(now: number): string {
+  return isoDate(now + INVOICE_LEAD_DAYS * DAY_MS)
+}
+
+const cents = (value: number) => Math.round(value) / 100
+
+export function toInvoiceDto(row: InvoiceRow, company?: { id: number; name: string }): InvoiceDto {
+  return {
+    id: row.id,
+    companyId: row.companyId,
+    detail: row.detail,
+    value: cents(row.valueCents),
+    dueDate: row.dueDate,
+    status: row.status,
+    paidAt: isoTime(row.paidAt),
+    txid: row.txid,
+    plan: { id: row.planId, name: row.planName, value: cents(row.planValueCents) },
+    recurrence: row.recurrence,
+    ...(company ? { company } : {}),
+    createdAt: isoTime(row.createdAt)!,
+    updatedAt: isoTime(row.updatedAt)!,
+  }
+}
+
+type BillingRow = {
+  id: number
+  status: number
+  dueDate: string | null
+  recurrence: Recurrence
+  planId: number
+  planName: string
+  planValueCents: number
+  isPlatform: number
+}
+
+const BILLING_SQL = `SELECT c.id, c.status, c.due_date AS dueDate, c.recurrence, p.id AS planId, p.name AS planName,
+    p.value_cents AS planValueCents,
+    EXISTS (SELECT 1 FROM users u WHERE u.company_id = c.id AND u.super = 1) AS isPlatform
+  FROM companies c JOIN plans p ON p.id = c.plan_id WHERE c.id = ?`
+
+function publishInvoice(events: EventBuffer | undefined, row: InvoiceRow, action: 'create' | 'update') {
+  events?.publish(rooms.admins(row.companyId), channel(row.companyId, 'invoice'), {
+    action,
+    record: toInvoiceDto(row),
+  })
+}
+
+/**
+ * Issues the invoice of the company's current due date when it is due for one (see the top of this file), inside
+ * the caller's transaction; null when none is due or it exists already. Companies' service calls it after a
+ * company is created or its due date changes, the job's sweep for everyone.
+ */
+export function ensureCompanyInvoice(
+  tx: DB,
+  companyId: number,
+  now: number,
+  events?: EventBuffer,
+): InvoiceRow | null {
+  const company = stmt<BillingRow, [number]>(sqliteOf(tx), BILLING_SQL).get(companyId)
+  if (!company?.status || company.isPlatform || company.planValueCents <= 0) return null
+  if (!company.dueDate || !DATE.test(company.dueDate) || company.dueDate > invoiceWindowEnd(now)) return null
+  const months = RECURRENCE_MONTHS[company.recurrence] ?? 1
+  const row = tx
+    .insert(invoices)
+    .values({
+      companyId,
+      detail: invoiceDetail(company.planName, company.recurrence),
+      valueCents: company.planValueCents * months,
+      dueDate: company.dueDate,
+      status: 'open',
+      txid: invoiceTxid(companyId, company.dueDate),
+      planId: company.planId,
+      planName: company.planName,
+      planValueCents: company.planValueCents,
+      recurrence: company.recurrence,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning()
+    .get()
+  if (row) publishInvoice(events, row, 'create')
+  return row ?? null
+}
+
+/** Companies whose current period is due for an invoice that does not exist yet. */
+export function companiesDueForInvoice(deps: Pick<Deps, 'sqlite'>, now: number): number[] {
+  return stmt<{ id: number }, [string]>(
+    deps.sqlite,
+    `SELECT c.id FROM companies c JOIN plans p ON p.id = c.plan_id
+      WHERE c.status = 1 AND c.due_date IS NOT NULL AND c.due_date <= ? AND p.value_cents > 0
+        AND NOT EXISTS (SELECT 1 FROM users u WHERE u.company_id = c.id AND u.super = 1)
+        AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.company_id = c.id AND i.due_date = c.due_date)
+      ORDER BY c.id`,
+  )
+    .all(invoiceWindowEnd(now))
+    .map((r) => r.id)
+}
+
+/** One sweep: issues every invoice that fell due (each company its own transaction). Returns how many. */
+export function sweepInvoices(deps: Deps): number {
+  let issued = 0
+  for (const companyId of companiesDueForInvoice(deps, deps.clock.now())) {
+    try {
+      if (transact(deps, (tx, events) => ensureCompanyInvoice(tx, companyId, deps.clock.now(), events)))
+        issued++
+    } catch (err) {
+      deps.log.error('invoices: could not issue an invoice', { companyId, error: (err as Error).message })
+    }
+  }
+  return issued
+}
+
+/** The one way to load an invoice of the actor's company: another company's id is ERR_NO_INVOICE_FOUND (404). */
+export function getInvoiceInCompany(db: DB, companyId: number, id: number): InvoiceRow {
+  const row = db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, id), eq(invoices.companyId, companyId)))
+    .get()
+  if (!row) throw new AppError('ERR_NO_INVOICE_FOUND', 'Invoice not found')
+  return row
+}
+
+function getInvoiceRow(db: DB, id: number): InvoiceRow {
+  const row = db.select().from(invoices).where(eq(invoices.id, id)).get()
+  if (!row) throw new AppError('ERR_NO_INVOICE_FOUND', 'Invoice not found')
+  return row
+}
+
+const SEARCH = `($term IS NULL OR instr(lower(i.detail), lower($term)) > 0 OR CAST(i.id AS TEXT) = $term)`
+
+type RawInvoice = InvoiceRow & { companyName?: string }
+
+const COLUMNS = `i.id, i.company_id AS companyId, i.detail, i.value_cents AS valueCents, i.due_date AS dueDate,
+  i.status, i.paid_at AS paidAt, i.paid_via AS paidVia, i.txid, i.plan_id AS planId, i.plan_name AS planName,
+  i.plan_value_cents AS planValueCents, i.recurrence, i.created_at AS createdAt, i.updated_at AS updatedAt`
+
+/** `GET /invoices/all`: the actor's company's invoices, the latest due date first. */
+export function listCompanyInvoices(
+  ctx: Ctx,
+  query: { searchParam?: string; pageNumber?: number },
+): InvoicesPage {
+  const companyId = ctx.actor.companyId
+  const at = pageWindow(query.pageNumber, INVOICES_PAGE_SIZE)
+  const term = query.searchParam?.trim() || null
+  const rows = stmt<RawInvoice, [{ companyId: number; term: string | null; limit: number; offset: number }]>(
+    ctx.sqlite,
+    `SELECT ${COLUMNS} FROM invoices i WHERE i.company_id = $companyId AND ${SEARCH}
+      ORDER BY i.due_date DESC, i.id DESC LIMIT $limit OFFSET $offset`,
+  ).all({ companyId, term, limit: at.limit, offset: at.offset })
+  const page = pageOf(rows, at)
+  return {
+    invoices: page.rows.map((r) => toInvoiceDto(r)),
+    count: pageCount(
+      page,
+      () =>
+        stmt<{ n: number }, [{ companyId: number; term: string | null }]>(
+          ctx.sqlite,
+          `SELECT count(*) AS n FROM invoices i WHERE i.company_id = $companyId AND ${SEARCH}`,
+        ).get({ companyId, term })?.n ?? 0,
+    ),
+    hasMore: page.hasMore,
+  }
+}
+
+const ALL_SEARCH = `($term IS NULL OR instr(lower(i.detail), lower($term)) > 0 OR instr(lower(c.name), lower($term)) > 0
+  OR CAST(i.id AS TEXT) = $term)`
+
+/** `GET /invoices` (super user): every company's invoices, open ones first, then by due date. */
+export function listAllInvoices(
+  ctx: Ctx,
+  query: { searchParam?: string; pageNumber?: number },
+): InvoicesPage {
+  const at = pageWindow(query.pageNumber, INVOICES_PAGE_SIZE)
+  const term = query.searchParam?.trim() || null
+  const rows = stmt<RawInvoice, [{ term: string | null; limit: number; offset: number }]>(
+    ctx.sqlite,
+    `SELECT ${COLUMNS}, c.name AS companyName FROM invoices i JOIN companies c ON c.id = i.company_id
+      WHERE ${ALL_SEARCH} ORDER BY i.status = 'paid', i.due_date DESC, i.id DESC LIMIT $limit OFFSET $offset`,
+  ).all({ term, limit: at.limit, offset: at.offset })
+  const page = pageOf(rows, at)
+  return {
+    invoices: page.rows.map((r) => toInvoiceDto(r, { id: r.companyId, name: r.companyName ?? '' })),
+    count: pageCount(
+      page,
+      () =>
+        stmt<{ n: number }, [{ term: string | null }]>(
+          ctx.sqlite,
+          `SELECT count(*) AS n FROM invoices i JOIN companies c ON c.id = i.company_id WHERE ${ALL_SEARCH}`,
+        ).get({ term })?.n ?? 0,
+    ),
+    hasMore: page.hasMore,
+  }
+}
+
+/** `GET /invoices/{id}`: one of the actor's company's invoices (the super user: any company's). */
+export function getInvoice(ctx: Ctx, id: number): InvoiceDto {
+  const actor = ctx.actor
+  const row =
+    actor.kind === 'user' && actor.super
+      ? getInvoiceRow(ctx.db, id)
+      : getInvoiceInCompany(ctx.db, actor.companyId, id)
+  return toInvoiceDto(row)
+}
+
+/** The oldest open invoice of a company (what the subscribe button pays), or null. */
+export function oldestOpenInvoice(deps: Pick<Deps, 'db'>, companyId: number): InvoiceRow | null {
+  return (
+    deps.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.companyId, companyId), eq(invoices.status, 'open')))
+      .orderBy(invoices.dueDate)
+      .limit(1)
+      .get() ?? null
+  )
+}
+
+export type PaidResult = { invoice: InvoiceDto; extended: boolean; dueDate: string | null }
+
+/**
+ * Marks an invoice paid and extends the company (see the top of this file). `amountCents`, when given (the
+ * webhook), must be the invoice's value. An invoice already paid answers as it is, extending nothing.
+ */
+export function markInvoicePaid(
+  deps: Deps,
+  invoiceId: number,
+  payment: { via: 'webhook' | 'super'; amountCents?: number },
+): PaidResult {
+  return transact(deps, (tx, events) => {
+    const row = getInvoiceRow(tx, invoiceId)
+    if (payment.amountCents !== undefined && payment.amountCents !== row.valueCents) {
+      throw new AppError('ERR_INVOICE_AMOUNT_MISMATCH', 'The amount paid is not the invoice value', {
+        expected: (row.valueCents / 100).toFixed(2),
+      })
+    }
+    const company = tx.select().from(companies).where(eq(companies.id, row.companyId)).get()
+    if (row.status === 'paid' || !company) {
+      return { invoice: toInvoiceDto(row), extended: false, dueDate: company?.dueDate ?? null }
+    }
+    const now = deps.clock.now()
+    const today = isoDate(now)
+    const paid = tx
+      .update(invoices)
+      .set({ status: 'paid', paidAt: now, paidVia: payment.via, updatedAt: now })
+      .where(and(eq(invoices.id, row.id), eq(invoices.status, 'open')))
+      .returning()
+      .get()
+    if (!paid) return { invoice: toInvoiceDto(row), extended: false, dueDate: company.dueDate }
+    const base = company.dueDate && DATE.test(company.dueDate) ? company.dueDate : today
+    let dueDate = addRecurrence(base, row.recurrence)
+    if (dueDate < today) dueDate = addRecurrence(today, row.recurrence)
+    tx.update(companies).set({ dueDate, updatedAt: now }).where(eq(companies.id, company.id)).run()
+    publishInvoice(events, paid, 'update')
+    ensureCompanyInvoice(tx, company.id, now, events)
+    events.publish(rooms.company(company.id), channel(company.id, 'payment'), {
+      action: 'CONCLUIDA',
+      company: { id: company.id, dueDate },
+    })
+    return { invoice: toInvoiceDto(paid), extended: true, dueDate }
+  })
+}
+
+/** `PUT /invoices/{id}` {status: 'paid'} (the super user, any company's invoice). */
+export function markPaidBySuper(ctx: Ctx, id: number): InvoiceDto {
+  const actor = userActor(ctx)
+  if (!actor.super) throw new AppError('ERR_NO_PERMISSION', 'Only the platform administrator can do this')
+  return markInvoicePaid(ctx, id, { via: 'super' }).invoice
+}

@@ -1,0 +1,76 @@
+import { eq } from 'drizzle-orm'
+import { AppError } from '../../../shared/errors'
+import {
+  isPlatformSettingKey,
+  PLATFORM_SETTING_KEYS,
+  PLATFORM_SETTINGS,
+  type PlatformSettingDto,
+  type PlatformSettingKey,
+} from '../../../shared/platform-settings'
+import type { Ctx, Deps } from '../../context'
+import { transact } from '../../context'
+import { open, seal } from '../../crypto/sealed'
+import { platformSettings } from '../../db/schema'
+
+type Reader = Pick<Deps, 'db' | 'secrets' | 'env'>
+
+function storedValue(deps: Reader, key: PlatformSettingKey): string | null {
+  const row = deps.db.select().from(platformSettings).where(eq(platformSettings.key, key)).get()
+  if (!row) return null
+  return PLATFORM_SETTINGS[key].secret ? open(deps.secrets, row.value) : row.value
+}
+
+function environmentValue(deps: Reader, key: PlatformSettingKey): string | null {
+  return deps.env[PLATFORM_SETTINGS[key].env]?.trim() || null
+}
+
+/** The value in force: saved in Settings, else the environment's, else null. */
+export function platformSetting(deps: Reader, key: PlatformSettingKey): string | null {
+  return storedValue(deps, key) ?? environmentValue(deps, key)
+}
+
+function toDto(deps: Reader, key: PlatformSettingKey): PlatformSettingDto {
+  const { secret, env } = PLATFORM_SETTINGS[key]
+  const stored = storedValue(deps, key)
+  const value = stored ?? environmentValue(deps, key)
+  return {
+    key,
+    value: secret ? null : value,
+    secret,
+    isSet: value !== null,
+    source: stored !== null ? 'settings' : value !== null ? 'environment' : null,
+    env,
+  }
+}
+
+/** GET /platform-settings (super users): every key, secrets shown only as set or not. */
+export function listPlatformSettings(ctx: Ctx): PlatformSettingDto[] {
+  return PLATFORM_SETTING_KEYS.map((key) => toDto(ctx, key))
+}
+
+/** PUT /platform-settings/{key}: saves a value (sealed when secret); null or blank removes it. */
+export function updatePlatformSetting(ctx: Ctx, key: string, value: string | null): PlatformSettingDto {
+  if (!isPlatformSettingKey(key)) throw new AppError('ERR_NO_SETTING_FOUND', 'No such platform setting')
+  const text = value?.trim() ?? ''
+  const { max, secret } = PLATFORM_SETTINGS[key]
+  if (text.length > max) {
+    throw new AppError('ERR_VALIDATION', `At most ${max} characters`, undefined, [
+      { field: 'value', message: `must be at most ${max} characters` },
+    ])
+  }
+  transact(ctx, (tx) => {
+    if (!text) {
+      tx.delete(platformSettings).where(eq(platformSettings.key, key)).run()
+      return
+    }
+    const stored = secret ? seal(ctx.secrets, text) : text
+    tx.insert(platformSettings)
+      .values({ key, value: stored, updatedAt: ctx.clock.now() })
+      .onConflictDoUpdate({
+        target: platformSettings.key,
+        set: { value: stored, updatedAt: ctx.clock.now() },
+      })
+      .run()
+  })
+  return toDto(ctx, key)
+}

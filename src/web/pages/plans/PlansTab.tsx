@@ -1,0 +1,168 @@
+import { Layers, Plus, Search } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import type { PlanDto } from '../../../shared/api'
+import { PLAN_FLAGS, planAllows } from '../../../shared/plans'
+import { ApiError } from '../../api/client'
+import { RowActions } from '../../components/RowActions'
+import { Badge } from '../../components/ui/Badge'
+import { Button } from '../../components/ui/Button'
+import { EmptyState } from '../../components/ui/EmptyState'
+import { SearchInput } from '../../components/ui/Field'
+import { type Column, DataTable } from '../../components/ui/Table'
+import { useListSearch, useRowCrud } from '../../components/useListScreen'
+import { useLiveList } from '../../state/liveList'
+import { formatBrl } from './money'
+import { PlanDialog } from './PlanDialog'
+import { plansList } from './plansList'
+
+/** The plan's features as compact badges: one 'all' badge when every flag is on. */
+export function PlanFeatures({ plan }: { plan: PlanDto }) {
+  const { t } = useTranslation()
+  const on = PLAN_FLAGS.filter((f) => planAllows(plan, f))
+  if (on.length === PLAN_FLAGS.length) return <Badge tone="success">{t('plans.allFeatures')}</Badge>
+  if (!on.length) return <Badge>{t('plans.noFeatures')}</Badge>
+  return (
+    <span className="flex flex-wrap gap-1">
+      {on.map((f) => (
+        <Badge key={f} tone="brand">
+          {t(`plans.flags.${f}`)}
+        </Badge>
+      ))}
+    </span>
+  )
+}
+
+/**
+ * Settings, Plans tab (super users): the plans companies subscribe to, with their monthly price in BRL, the
+ * limits (0 shown as 'Ilimitado') and the features; add, edit and delete (a plan in use cannot be deleted).
+ */
+export function PlansTab() {
+  const { t } = useTranslation()
+  const { search, setSearch, term } = useListSearch()
+  const list = useLiveList(plansList, { search: term })
+  const { upsert, remove } = list
+  const crud = useRowCrud<PlanDto>({
+    deletePath: (plan) => `/plans/${plan.id}`,
+    remove,
+    deleted: t('plans.deleted'),
+    deleteFailed: (err) =>
+      err instanceof ApiError && err.code === 'ERR_PLAN_IN_USE'
+        ? t('plans.inUse', { count: Number(err.details?.companies ?? 1) })
+        : t('plans.deleteFailed'),
+  })
+  const editing = crud.dialog?.id != null ? list.items.find((p) => p.id === crud.dialog?.id) : undefined
+
+  const limit = (n: number) =>
+    n === 0 ? (
+      <span className="text-muted text-sm">{t('plans.unlimited')}</span>
+    ) : (
+      <span className="text-sm tnum">{n}</span>
+    )
+  const price = (plan: PlanDto) => (
+    <span className="whitespace-nowrap text-sm tnum">
+      {formatBrl(plan.value)}
+      <span className="text-muted text-xs">{t('plans.perMonth')}</span>
+    </span>
+  )
+  const actions = (plan: PlanDto) => (
+    <RowActions
+      name={plan.name}
+      onEdit={() => crud.openEdit(plan.id)}
+      onDelete={() => crud.askDelete(plan)}
+    />
+  )
+  const columns: Column<PlanDto>[] = [
+    {
+      key: 'name',
+      header: t('plans.name'),
+      cell: (p) => <span className="font-medium text-fg text-sm">{p.name}</span>,
+    },
+    { key: 'value', header: t('plans.valueShort'), cell: price, align: 'right' },
+    { key: 'users', header: t('plans.users'), cell: (p) => limit(p.users), align: 'right' },
+    { key: 'connections', header: t('plans.connections'), cell: (p) => limit(p.connections), align: 'right' },
+    { key: 'queues', header: t('plans.queues'), cell: (p) => limit(p.queues), align: 'right' },
+    { key: 'features', header: t('plans.features'), cell: (p) => <PlanFeatures plan={p} />, width: '36%' },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('common.actions')}</span>,
+      cell: actions,
+      align: 'right',
+      width: '96px',
+    },
+  ]
+  const mobileCard = (plan: PlanDto) => (
+    <div className="space-y-2">
+      <div className="flex items-center justify-between gap-2">
+        <span className="min-w-0 truncate font-medium text-fg text-sm">{plan.name}</span>
+        {price(plan)}
+      </div>
+      <dl className="grid grid-cols-3 gap-2 text-xs">
+        {(['users', 'connections', 'queues'] as const).map((k) => (
+          <div key={k}>
+            <dt className="text-muted">{t(`plans.${k}`)}</dt>
+            <dd>{limit(plan[k])}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="flex items-center justify-between gap-2">
+        <PlanFeatures plan={plan} />
+        {actions(plan)}
+      </div>
+    </div>
+  )
+
+  return (
+    <div className="flex flex-col">
+      <p className="px-5 pt-4 text-muted text-sm">{t('plans.intro')}</p>
+      <div className="flex flex-wrap items-center gap-2 border-border border-b p-3 sm:px-5">
+        <SearchInput
+          wrapperClassName="min-w-0 flex-1 sm:max-w-sm"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          placeholder={t('plans.search')}
+          aria-label={t('plans.search')}
+        />
+        <Button className="ml-auto" icon={<Plus className="size-4" />} onClick={crud.openAdd}>
+          {t('plans.add')}
+        </Button>
+      </div>
+      <DataTable
+        className="max-h-[65vh]"
+        label={t('plans.tab')}
+        rows={list.items}
+        rowKey={(p) => p.id}
+        columns={columns}
+        mobileCard={mobileCard}
+        loading={list.loading}
+        loadingMore={list.loadingMore}
+        error={list.error ? t('common.loadError') : null}
+        onRetry={list.items.length ? list.loadMore : list.reload}
+        hasMore={list.hasMore}
+        onLoadMore={list.loadMore}
+        empty={
+          term ? (
+            <EmptyState icon={<Search />} title={t('plans.emptySearchTitle')}>
+              {t('plans.emptySearch', { term })}
+            </EmptyState>
+          ) : (
+            <EmptyState
+              icon={<Layers />}
+              title={t('plans.emptyTitle')}
+              action={
+                <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
+                  {t('plans.add')}
+                </Button>
+              }
+            >
+              {t('plans.emptyText')}
+            </EmptyState>
+          )
+        }
+      />
+      {crud.dialog && (
+        <PlanDialog open record={editing} onClose={crud.closeDialog} onSaved={(plan) => upsert(plan)} />
+      )}
+      {crud.confirmDelete}
+    </div>
+  )
+}

@@ -1,0 +1,161 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { Bot, Lock, Plus } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { planAllows } from '../../../shared/plans'
+import type { PromptDto } from '../../../shared/prompts'
+import { errorMessage } from '../../api/errors'
+import { LiveTableCard } from '../../components/LiveTableCard'
+import { Page } from '../../components/layout/Page'
+import { RowActions } from '../../components/RowActions'
+import { Badge } from '../../components/ui/Badge'
+import { Button } from '../../components/ui/Button'
+import { EmptyState } from '../../components/ui/EmptyState'
+import type { Column } from '../../components/ui/Table'
+import { useListSearch, useRowCrud } from '../../components/useListScreen'
+import { useLiveList } from '../../state/liveList'
+import { currentUser } from '../../state/session'
+import { PromptDialog } from './PromptDialog'
+import { promptsList } from './promptsList'
+
+function NameCell({ record }: { record: PromptDto }) {
+  const { t } = useTranslation()
+  return (
+    <div className="min-w-0">
+      <div className="flex min-w-0 items-center gap-2">
+        <span className="truncate font-medium text-fg text-sm">{record.name}</span>
+        {!record.apiKeySet && <Badge>{t('prompts.noKey')}</Badge>}
+      </div>
+      {/* Clamped rather than truncated: the table lays out automatically, and a no-wrap line would widen it. */}
+      <div className="line-clamp-1 break-words text-muted text-xs" title={record.prompt}>
+        {record.prompt}
+      </div>
+    </div>
+  )
+}
+
+function QueueCell({ record }: { record: PromptDto }) {
+  return record.queue ? (
+    <span className="truncate text-sm">{record.queue.name}</span>
+  ) : (
+    <span className="text-subtle">—</span>
+  )
+}
+
+/**
+ * The AI prompts screen (spec 3): search, add, a table of name, queue, max tokens and actions; live by
+ * `company-{id}-prompt`. Admins of a plan with useOpenAi; the keys are never shown, only whether one is set.
+ */
+export function PromptsPage() {
+  useSignals()
+  const { t } = useTranslation()
+  if (!planAllows(currentUser.value?.company?.plan, 'useOpenAi'))
+    return (
+      <EmptyState
+        className="flex-1 justify-center"
+        icon={<Lock />}
+        title={t('errors.ERR_PLAN_FEATURE_DISABLED')}
+      >
+        {t('prompts.noPlan')}
+      </EmptyState>
+    )
+  return <PromptsScreen />
+}
+
+function PromptsScreen() {
+  const { t } = useTranslation()
+  const { search, setSearch, term } = useListSearch()
+  const list = useLiveList(promptsList, { search: term })
+  const { upsert, remove } = list
+  const crud = useRowCrud<PromptDto>({
+    deletePath: (record) => `/prompt/${record.id}`,
+    remove,
+    deleted: t('prompts.deleted'),
+    deleteFailed: (err) => `${t('prompts.deleteFailed')}: ${errorMessage(err)}`,
+  })
+
+  const actions = (record: PromptDto) => (
+    <RowActions
+      name={record.name}
+      onEdit={() => crud.openEdit(record.id)}
+      onDelete={() => crud.askDelete(record)}
+    />
+  )
+
+  const columns: Column<PromptDto>[] = [
+    { key: 'name', header: t('prompts.name'), cell: (r) => <NameCell record={r} /> },
+    { key: 'queue', header: t('prompts.queue'), cell: (r) => <QueueCell record={r} />, width: '22%' },
+    {
+      key: 'maxTokens',
+      header: t('prompts.maxTokens'),
+      cell: (r) => <span className="text-sm tabular-nums">{r.maxTokens}</span>,
+      align: 'right',
+      width: '140px',
+    },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('common.actions')}</span>,
+      cell: actions,
+      align: 'right',
+      width: '96px',
+    },
+  ]
+
+  const mobileCard = (r: PromptDto) => (
+    <div className="flex items-center gap-3">
+      <div className="min-w-0 flex-1 space-y-0.5">
+        <NameCell record={r} />
+        <div className="truncate text-muted text-xs">
+          {r.queue?.name ?? '—'} · {t('prompts.tokensShort', { count: r.maxTokens })}
+        </div>
+      </div>
+      {actions(r)}
+    </div>
+  )
+
+  return (
+    <Page
+      title={t('prompts.title')}
+      subtitle={list.count != null ? t('prompts.count', { count: list.count }) : undefined}
+      actions={
+        <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
+          {t('prompts.add')}
+        </Button>
+      }
+    >
+      <LiveTableCard
+        list={list}
+        search={search}
+        onSearch={setSearch}
+        searchLabel={t('prompts.search')}
+        term={term}
+        noMatches={{ title: t('prompts.emptySearchTitle'), text: t('prompts.emptySearch', { term }) }}
+        label={t('prompts.title')}
+        rowKey={(r) => r.id}
+        columns={columns}
+        mobileCard={mobileCard}
+        empty={
+          <EmptyState
+            icon={<Bot />}
+            title={t('prompts.emptyTitle')}
+            action={
+              <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
+                {t('prompts.add')}
+              </Button>
+            }
+          >
+            {t('prompts.emptyText')}
+          </EmptyState>
+        }
+      />
+      {crud.dialog && (
+        <PromptDialog
+          open
+          recordId={crud.dialog.id}
+          onClose={crud.closeDialog}
+          onSaved={(record) => upsert(record)}
+        />
+      )}
+      {crud.confirmDelete}
+    </Page>
+  )
+}

@@ -1,0 +1,258 @@
+import { LifeBuoy, Plus, Search } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import {
+  HELP_DESCRIPTION_MAX,
+  HELP_TITLE_MAX,
+  HELP_VIDEO_INPUT_MAX,
+  type HelpDto,
+  youtubeVideoId,
+} from '../../../shared/helps'
+import { ApiError, api } from '../../api/client'
+import { errorMessage } from '../../api/errors'
+import { RowActions } from '../../components/RowActions'
+import { Button } from '../../components/ui/Button'
+import { EmptyState } from '../../components/ui/EmptyState'
+import { Field, Input, SearchInput, Textarea } from '../../components/ui/Field'
+import { FormDialog } from '../../components/ui/FormDialog'
+import type { Column } from '../../components/ui/Table'
+import { DataTable } from '../../components/ui/Table'
+import { type FieldErrors, useFormDialog } from '../../components/ui/useFormDialog'
+import { useListSearch, useRowCrud } from '../../components/useListScreen'
+import { cn } from '../../lib/cn'
+import { useLiveList } from '../../state/liveList'
+import { toast } from '../../state/toast'
+import { HelpThumbnail } from '../helps/HelpThumbnail'
+import { helpsList } from '../helps/helpsList'
+
+export type HelpForm = { title: string; description: string; video: string }
+
+const EMPTY_HELP: HelpForm = { title: '', description: '', video: '' }
+
+/** The client's check, the server's rules (src/shared/schemas/helps.ts) in the user's language. */
+export function validateHelp(form: HelpForm, t: (k: string) => string): FieldErrors<HelpForm> {
+  const errors: FieldErrors<HelpForm> = {}
+  const title = form.title.trim()
+  if (!title) errors.title = t('helps.required')
+  else if (title.length > HELP_TITLE_MAX) errors.title = t('validation.tooLong')
+  if (form.description.trim().length > HELP_DESCRIPTION_MAX) errors.description = t('validation.tooLong')
+  if (!form.video.trim()) errors.video = t('helps.required')
+  else if (!youtubeVideoId(form.video)) errors.video = t('helps.videoInvalid')
+  return errors
+}
+
+/** Already told to the user (the spec's toast): the form shows the fields and adds no toast of its own. */
+class Reported extends Error {
+  override name = 'AbortError'
+}
+
+/**
+ * Saves a help video. A failure is the spec's save message ('help variant': a help with the same name); a
+ * taken title and the fields the server refused are also shown under their fields.
+ */
+async function saveHelp(id: number | undefined, form: HelpForm, t: (k: string) => string): Promise<HelpDto> {
+  const body = { title: form.title.trim(), description: form.description.trim(), video: form.video.trim() }
+  try {
+    return id == null ? await api.post<HelpDto>('/helps', body) : await api.put<HelpDto>(`/helps/${id}`, body)
+  } catch (err) {
+    toast.error(t('helps.saveFailed'))
+    if (err instanceof ApiError && err.code === 'ERR_HELP_DUPLICATED') {
+      const message = t('helps.titleTaken')
+      throw new ApiError(err.status, 'ERR_VALIDATION', message, [{ field: 'title', message }])
+    }
+    if (err instanceof ApiError && err.fields.length) throw err
+    throw new Reported(errorMessage(err))
+  }
+}
+
+function Thumb({ video, className }: { video: string; className?: string }) {
+  return <HelpThumbnail video={video} className={cn('rounded-md', className ?? 'w-24')} />
+}
+
+export function HelpDialog({
+  open,
+  record,
+  onClose,
+  onSaved,
+}: {
+  open: boolean
+  /** The help to edit; left out to add one. */
+  record?: HelpDto
+  onClose: () => void
+  onSaved?: (help: HelpDto) => void
+}) {
+  const { t } = useTranslation()
+  const creating = !record
+  const form = useFormDialog({
+    open,
+    onClose,
+    onSaved,
+    empty: record
+      ? { title: record.title, description: record.description, video: record.video }
+      : EMPTY_HELP,
+    loadKey: record?.id,
+    validate: (v) => validateHelp(v, t),
+    save: (v) => saveHelp(record?.id, v, t),
+    savedMessage: creating ? t('helps.created') : t('helps.saved'),
+  })
+  const { values, errors, set } = form
+  const preview = youtubeVideoId(values.video)
+  return (
+    <FormDialog form={form} onClose={onClose} title={creating ? t('helps.addTitle') : t('helps.editTitle')}>
+      <div className="flex flex-col gap-5">
+        <Field label={t('helps.fieldTitle')} error={errors.title} required>
+          <Input
+            value={values.title}
+            onChange={(e) => set('title', e.target.value)}
+            maxLength={HELP_TITLE_MAX + 20}
+            autoFocus
+            autoComplete="off"
+          />
+        </Field>
+        <Field label={t('helps.description')} error={errors.description}>
+          <Textarea
+            value={values.description}
+            onChange={(e) => set('description', e.target.value)}
+            rows={3}
+            maxLength={HELP_DESCRIPTION_MAX + 20}
+          />
+        </Field>
+        <Field label={t('helps.video')} error={errors.video} hint={t('helps.videoHint')} required>
+          <Input
+            value={values.video}
+            onChange={(e) => set('video', e.target.value)}
+            maxLength={HELP_VIDEO_INPUT_MAX}
+            placeholder="https://www.youtube.com/watch?v=…"
+            autoComplete="off"
+            spellCheck={false}
+          />
+        </Field>
+        {preview && (
+          <div className="flex items-center gap-3">
+            <Thumb video={preview} className="w-32" />
+            <span className="font-mono text-muted text-xs">{preview}</span>
+          </div>
+        )}
+      </div>
+    </FormDialog>
+  )
+}
+
+/**
+ * Settings, Help tab (super users): the platform's help videos, searched and paged, with add, edit and delete
+ * (the spec's confirmation). Every user watches them on /helps.
+ */
+export function HelpTab() {
+  const { t } = useTranslation()
+  const { search, setSearch, term } = useListSearch()
+  const list = useLiveList(helpsList, { search: term })
+  const { upsert, remove } = list
+  const crud = useRowCrud<HelpDto>({
+    deletePath: (help) => `/helps/${help.id}`,
+    remove,
+    deleted: t('helps.deleted'),
+    deleteFailed: () => t('helps.deleteFailed'),
+  })
+  const editing = crud.dialog?.id != null ? list.items.find((h) => h.id === crud.dialog?.id) : undefined
+
+  const actions = (help: HelpDto) => (
+    <RowActions
+      name={help.title}
+      onEdit={() => crud.openEdit(help.id)}
+      onDelete={() => crud.askDelete(help)}
+    />
+  )
+  const titleCell = (help: HelpDto) => (
+    <div className="min-w-0">
+      <div className="truncate font-medium text-fg text-sm">{help.title}</div>
+      {help.description && (
+        <div className="truncate text-muted text-xs" title={help.description}>
+          {help.description}
+        </div>
+      )}
+    </div>
+  )
+  const columns: Column<HelpDto>[] = [
+    {
+      key: 'thumb',
+      header: <span className="sr-only">{t('helps.video')}</span>,
+      cell: (h) => <Thumb video={h.video} />,
+      width: '120px',
+    },
+    { key: 'title', header: t('helps.fieldTitle'), cell: titleCell },
+    {
+      key: 'video',
+      header: t('helps.video'),
+      cell: (h) => <span className="font-mono text-muted text-xs">{h.video}</span>,
+      width: '140px',
+    },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('common.actions')}</span>,
+      cell: actions,
+      align: 'right',
+      width: '96px',
+    },
+  ]
+  const mobileCard = (help: HelpDto) => (
+    <div className="flex items-center gap-3">
+      <Thumb video={help.video} className="w-16" />
+      <div className="min-w-0 flex-1">{titleCell(help)}</div>
+      {actions(help)}
+    </div>
+  )
+
+  return (
+    <div className="flex flex-col">
+      <p className="px-5 pt-4 text-muted text-sm">{t('helps.tabIntro')}</p>
+      <div className="flex flex-wrap items-center gap-2 border-border border-b p-3 sm:px-5">
+        <SearchInput
+          wrapperClassName="min-w-0 flex-1 sm:max-w-sm"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          placeholder={t('helps.search')}
+          aria-label={t('helps.search')}
+        />
+        <Button className="ml-auto" icon={<Plus className="size-4" />} onClick={crud.openAdd}>
+          {t('helps.add')}
+        </Button>
+      </div>
+      <DataTable
+        className="max-h-[60vh]"
+        label={t('helps.tab')}
+        rows={list.items}
+        rowKey={(h) => h.id}
+        columns={columns}
+        mobileCard={mobileCard}
+        loading={list.loading}
+        loadingMore={list.loadingMore}
+        error={list.error ? t('common.loadError') : null}
+        onRetry={list.items.length ? list.loadMore : list.reload}
+        hasMore={list.hasMore}
+        onLoadMore={list.loadMore}
+        empty={
+          term ? (
+            <EmptyState icon={<Search />} title={t('helps.emptySearchTitle')}>
+              {t('helps.emptySearch', { term })}
+            </EmptyState>
+          ) : (
+            <EmptyState
+              icon={<LifeBuoy />}
+              title={t('helps.emptyTabTitle')}
+              action={
+                <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
+                  {t('helps.add')}
+                </Button>
+              }
+            >
+              {t('helps.emptyTabText')}
+            </EmptyState>
+          )
+        }
+      />
+      {crud.dialog && (
+        <HelpDialog open record={editing} onClose={crud.closeDialog} onSaved={(help) => upsert(help)} />
+      )}
+      {crud.confirmDelete}
+    </div>
+  )
+}
