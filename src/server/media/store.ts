@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Deps } from '../context'
 import { formatOfExt, formatOfMime } from './types'
@@ -49,4 +49,23 @@ export function cleanFileName(name: string | null | undefined, fallback: string)
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
   const clean = last.replace(/[\u0000-\u001f\u007f"]/g, '').trim()
   return (clean || fallback).slice(0, 200)
+}
+
+/**
+ * Removes a stored file of a company (after the row that named it is gone). A file already missing or one that
+ * cannot be removed is logged, never thrown: the row's change has committed and stands.
+ */
+export function removeStoredMedia(
+  deps: Pick<Deps, 'mediaDir' | 'log'>,
+  companyId: number,
+  path: string | null,
+  what: string,
+) {
+  if (!path) return
+  const file = mediaFilePath(deps, companyId, path)
+  try {
+    if (file) unlinkSync(file)
+  } catch (err) {
+    deps.log.warn(`${what} not removed`, { path, error: (err as Error).message })
+  }
 }

@@ -6,7 +6,6 @@
  * (the global `announcement` event in the `everyone` room), after commit.
  */
 import type { Database } from 'bun:sqlite'
-import { unlinkSync } from 'node:fs'
 import type {
   AnnouncementDto,
   AnnouncementPriority,
@@ -26,7 +25,7 @@ import { transact, userActor } from '../../context'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
-import { cleanFileName, mediaFilePath, storeMedia } from '../../media/store'
+import { cleanFileName, removeStoredMedia, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import type { EventBuffer } from '../../realtime/hub'
 import { rooms } from '../../realtime/rooms'
@@ -211,13 +210,7 @@ export function updateAnnouncement(ctx: Ctx, id: number, input: AnnouncementInpu
 }
 
 function removeFile(ctx: Ctx, companyId: number, path: string | null) {
-  if (!path) return
-  const file = mediaFilePath(ctx, companyId, path)
-  try {
-    if (file) unlinkSync(file)
-  } catch (err) {
-    ctx.log.warn('announcement media not removed', { path, error: (err as Error).message })
-  }
+  removeStoredMedia(ctx, companyId, path, 'announcement media')
 }
 
 /** `DELETE /announcements/{id}`: the row, then (after commit) its image's file. */

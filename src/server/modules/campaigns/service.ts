@@ -9,7 +9,6 @@
  * resumes it. Editable (PUT, media): INATIVA, or PROGRAMADA with its start more than 1 hour ahead.
  */
 import type { Database } from 'bun:sqlite'
-import { unlinkSync } from 'node:fs'
 import type {
   CampaignCounts,
   CampaignDto,
@@ -26,7 +25,7 @@ import { type Ctx, type Deps, transact, userActor } from '../../context'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
-import { cleanFileName, mediaFilePath, storeMedia } from '../../media/store'
+import { cleanFileName, removeStoredMedia, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
@@ -478,13 +477,7 @@ export function resumeCampaign(ctx: Ctx, id: number): CampaignDto {
 /* ---------- media ---------- */
 
 function removeFile(ctx: Ctx, companyId: number, path: string | null) {
-  if (!path) return
-  const file = mediaFilePath(ctx, companyId, path)
-  try {
-    if (file) unlinkSync(file)
-  } catch (err) {
-    ctx.log.warn('campaign media not removed', { path, error: (err as Error).message })
-  }
+  removeStoredMedia(ctx, companyId, path, 'campaign media')
 }
 
 /** Checked before the upload is read: the campaign exists in the company and may be changed. */

@@ -6,7 +6,6 @@
  * the commit.
  */
 import type { Database } from 'bun:sqlite'
-import { unlinkSync } from 'node:fs'
 import type { Paged } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
 import type { FileListDto, FileOptionDto } from '../../../shared/files'
@@ -18,7 +17,7 @@ import { transact, userActor } from '../../context'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
-import { cleanFileName, mediaFilePath, storeMedia } from '../../media/store'
+import { cleanFileName, removeStoredMedia, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
@@ -119,15 +118,7 @@ function loadDto(deps: Deps, sqlite: Database, companyId: number, id: number): F
 }
 
 function removeStored(ctx: Ctx, companyId: number, paths: (string | null)[]) {
-  for (const path of paths) {
-    if (!path) continue
-    const file = mediaFilePath(ctx, companyId, path)
-    try {
-      if (file) unlinkSync(file)
-    } catch (err) {
-      ctx.log.warn('file list attachment not removed', { path, error: (err as Error).message })
-    }
-  }
+  for (const path of paths) removeStoredMedia(ctx, companyId, path, 'file list attachment')
 }
 
 function publish(events: EventBuffer, companyId: number, data: CompanyEvents['file']) {

@@ -6,7 +6,6 @@
  * ones to the company, personal ones only to their owner.
  */
 import type { Database } from 'bun:sqlite'
-import { unlinkSync } from 'node:fs'
 import type { Paged, QuickMessageDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import type { ListQuickMessagesQuery, QuickMessageInput } from '../../../shared/schemas/quick-messages'
@@ -16,7 +15,7 @@ import { isAdminActor, transact, userActor } from '../../context'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
-import { cleanFileName, mediaFilePath, storeMedia } from '../../media/store'
+import { cleanFileName, removeStoredMedia, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
@@ -246,13 +245,7 @@ export function updateQuickMessage(ctx: Ctx, id: number, input: QuickMessageInpu
 }
 
 function removeFile(ctx: Ctx, companyId: number, path: string | null) {
-  if (!path) return
-  const file = mediaFilePath(ctx, companyId, path)
-  try {
-    if (file) unlinkSync(file)
-  } catch (err) {
-    ctx.log.warn('quick message media not removed', { path, error: (err as Error).message })
-  }
+  removeStoredMedia(ctx, companyId, path, 'quick message media')
 }
 
 /** `DELETE /quick-messages/{id}`: the row, then (after commit) its attachment's file. */
