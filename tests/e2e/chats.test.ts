@@ -76,6 +76,14 @@ describe('internal chat in two browsers', () => {
     await box.fill('Bruna, você cobre o sábado?')
     await box.press('Enter')
     await pane.getByText('Bruna, você cobre o sábado?').waitFor()
+    // The live event may show the message before the send's answer clears the box.
+    await ana.waitForFunction(
+      () =>
+        (document.querySelector('[data-testid="chat-pane"] textarea') as HTMLTextAreaElement | null)
+          ?.value === '',
+      undefined,
+      { timeout: 5_000 },
+    )
     expect(await box.inputValue()).toBe('')
     await shot(ana, 'a-sent')
   }, 30_000)

@@ -15,11 +15,22 @@ export type RowActionsProps = {
   editIcon?: ReactNode
   /** Further buttons, before edit and delete. */
   children?: ReactNode
+  /** Set: edit and delete are disabled, and this says why (their tooltip). */
+  disabledReason?: string
 }
 
 /** A table row's actions: any extra buttons, then edit and delete (the list screens of the spec). */
-export function RowActions({ name, onEdit, onDelete, editLabel, editIcon, children }: RowActionsProps) {
+export function RowActions({
+  name,
+  onEdit,
+  onDelete,
+  editLabel,
+  editIcon,
+  children,
+  disabledReason,
+}: RowActionsProps) {
   const { t } = useTranslation()
+  const disabled = disabledReason ? { disabled: true, title: disabledReason } : {}
   return (
     <div className="flex justify-end gap-0.5">
       {children}
@@ -28,6 +39,7 @@ export function RowActions({ name, onEdit, onDelete, editLabel, editIcon, childr
         label={`${editLabel ?? t('common.edit')}: ${name}`}
         icon={editIcon ?? <Pencil className="size-4" />}
         onClick={onEdit}
+        {...disabled}
       />
       {onDelete && (
         <IconButton
@@ -36,6 +48,7 @@ export function RowActions({ name, onEdit, onDelete, editLabel, editIcon, childr
           label={`${t('common.delete')}: ${name}`}
           icon={<Trash2 className="size-4" />}
           onClick={onDelete}
+          {...disabled}
         />
       )}
     </div>

@@ -1,7 +1,9 @@
 import { useState } from 'react'
 import { api } from '../api/client'
 import { useDebounced } from '../lib/useDebounced'
+import { type LiveListDefinitionHandle, useLiveList } from '../state/liveList'
 import { toast } from '../state/toast'
+import { RowActions } from './RowActions'
 import { ConfirmDialog } from './ui/ConfirmDialog'
 
 /** Spec: search debounce 500 ms. */
@@ -70,5 +72,32 @@ export function useRowCrud<T extends { id: number }>({
     closeDialog: () => setDialog(null),
     askDelete: (record: T) => setDeleting(record),
     confirmDelete,
+  }
+}
+
+/**
+ * A list screen's whole state: the search box, the live list searched by it, the add/edit dialog and the
+ * delete. `table` goes to LiveListPage/LiveListTab as is; `rowActions` draws a row's edit and delete buttons.
+ */
+export function useCrudListScreen<T extends { id: number }>(
+  definition: LiveListDefinitionHandle<T, { search: string }>,
+  options: Omit<UseRowCrudOptions<T>, 'remove'>,
+) {
+  const { search, setSearch, term } = useListSearch()
+  const list = useLiveList(definition, { search: term })
+  const crud = useRowCrud<T>({ ...options, remove: list.remove })
+  return {
+    list,
+    crud,
+    term,
+    table: { list, search, onSearch: setSearch, term },
+    rowActions: (record: T, name: string, disabledReason?: string) => (
+      <RowActions
+        name={name}
+        onEdit={() => crud.openEdit(record.id)}
+        onDelete={() => crud.askDelete(record)}
+        disabledReason={disabledReason}
+      />
+    ),
   }
 }

@@ -148,7 +148,6 @@ export const en: Resources = {
   },
   shell: {
     greeting: 'Hello <b>{{name}}</b>! Welcome to <b>{{company}}</b>',
-    greetingShort: 'Hi, <b>{{name}}</b>!',
     activeUntil: 'Active until {{date}}',
     openMenu: 'Open menu',
     collapseMenu: 'Collapse menu',

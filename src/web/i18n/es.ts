@@ -151,7 +151,6 @@ export const es: Resources = {
   },
   shell: {
     greeting: '¡Hola, <b>{{name}}</b>! Te damos la bienvenida a <b>{{company}}</b>',
-    greetingShort: 'Hola, <b>{{name}}</b>!',
     activeUntil: 'Activo hasta {{date}}',
     openMenu: 'Abrir menú',
     collapseMenu: 'Contraer menú',

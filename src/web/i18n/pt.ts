@@ -148,7 +148,6 @@ export const pt = {
   },
   shell: {
     greeting: 'Olá <b>{{name}}</b>! Bem-vindo(a) à <b>{{company}}</b>',
-    greetingShort: 'Olá, <b>{{name}}</b>!',
     activeUntil: 'Ativo até {{date}}',
     openMenu: 'Abrir menu',
     collapseMenu: 'Recolher menu',

@@ -89,17 +89,16 @@ export function TopBar({
         onClick={onToggleMenu}
       />
       <div className="flex min-w-0 flex-1 items-center gap-3 pl-1">
-        <p className="truncate text-fg text-sm [&_b]:font-semibold" data-testid="greeting">
-          {/* A phone has room for the first name beside the notification buttons, not for the whole greeting. */}
-          <Trans
-            i18nKey={phone ? 'shell.greetingShort' : 'shell.greeting'}
-            values={{
-              name: phone ? (user.name.split(/\s+/)[0] ?? user.name) : user.name,
-              company: user.company?.name ?? '',
-            }}
-            components={{ b: <b /> }}
-          />
-        </p>
+        {/* A phone's bar holds the notification buttons; the account menu names the user there. */}
+        {!phone && (
+          <p className="truncate text-fg text-sm [&_b]:font-semibold" data-testid="greeting">
+            <Trans
+              i18nKey="shell.greeting"
+              values={{ name: user.name, company: user.company?.name ?? '' }}
+              components={{ b: <b /> }}
+            />
+          </p>
+        )}
         {liveReconnecting.value && (
           <Badge tone="warning" className="shrink-0">
             <WifiOff className="size-3.5" aria-hidden />

@@ -9,11 +9,12 @@ import {
 import { ANNOUNCEMENT_TEXT_MAX, ANNOUNCEMENT_TITLE_MAX } from '../../../shared/schemas/announcements'
 import { api } from '../../api/client'
 import { toastError } from '../../api/errors'
+import { FormSkeleton } from '../../components/FormSkeleton'
+import { loadRecord, type RecordDialogProps } from '../../components/recordDialog'
 import { Button } from '../../components/ui/Button'
 import { Field, Input, Textarea } from '../../components/ui/Field'
 import { FormDialog } from '../../components/ui/FormDialog'
 import { Select } from '../../components/ui/Select'
-import { Skeleton } from '../../components/ui/Skeleton'
 import { Switch } from '../../components/ui/Switch'
 import { type FieldErrors, useFormDialog } from '../../components/ui/useFormDialog'
 import { toast } from '../../state/toast'
@@ -117,17 +118,7 @@ function useObjectUrl(file: File | null): string | null {
   return url
 }
 
-export function AnnouncementDialog({
-  open,
-  recordId,
-  onClose,
-  onSaved,
-}: {
-  open: boolean
-  recordId?: number
-  onClose: () => void
-  onSaved?: (record: AnnouncementDto) => void
-}) {
+export function AnnouncementDialog({ open, recordId, onClose, onSaved }: RecordDialogProps<AnnouncementDto>) {
   const { t } = useTranslation()
   const creating = recordId == null
   const fileInput = useRef<HTMLInputElement>(null)
@@ -137,9 +128,7 @@ export function AnnouncementDialog({
     onClose,
     onSaved,
     empty: EMPTY_ANNOUNCEMENT,
-    load: creating
-      ? null
-      : (signal) => api.get<AnnouncementDto>(`/announcements/${recordId}`, { signal }).then(formOf),
+    load: loadRecord('/announcements', recordId, formOf),
     loadKey: recordId,
     validate: (v) => validateAnnouncement(v, t),
     save: (v, initial) => saveAnnouncement(recordId, v, initial, t),
@@ -162,13 +151,7 @@ export function AnnouncementDialog({
       onClose={onClose}
       title={creating ? t('announcements.addTitle') : t('announcements.editTitle')}
       size="md"
-      skeleton={
-        <div className="space-y-4" aria-busy>
-          <Skeleton className="h-10 w-full" />
-          <Skeleton className="h-32 w-full" />
-          <Skeleton className="h-10 w-1/2" />
-        </div>
-      }
+      skeleton={<FormSkeleton bars={['h-10 w-full', 'h-32 w-full', 'h-10 w-1/2']} />}
     >
       <div className="flex flex-col gap-5">
         <Field label={t('announcements.titleField')} error={errors.title} required>

@@ -1,12 +1,13 @@
 import type { TFunction } from 'i18next'
-import { FileText, Lock, Paperclip, X } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
+import { Lock } from 'lucide-react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { CampaignDto, CampaignStatus } from '../../../shared/api'
 import { isCampaignEditable } from '../../../shared/campaign-editable'
 import { localInputValue, parseWallTime } from '../../../shared/timezone'
 import { api } from '../../api/client'
 import { toastError } from '../../api/errors'
+import { AttachmentPicker } from '../../components/AttachmentField'
 import { Button } from '../../components/ui/Button'
 import { Dialog } from '../../components/ui/Dialog'
 import { Field, Input, Textarea } from '../../components/ui/Field'
@@ -275,7 +276,6 @@ export function CampaignDialog({
 }) {
   const { t } = useTranslation()
   const creating = campaignId == null
-  const fileInput = useRef<HTMLInputElement>(null)
   const [record, setRecord] = useState<{ status: CampaignStatus; scheduledAt: string | null } | null>(null)
   const [messageTab, setMessageTab] = useState(0)
   const [confirmationTab, setConfirmationTab] = useState(0)
@@ -304,7 +304,6 @@ export function CampaignDialog({
   // Save only where the server accepts the PUT (spec 2 §4, src/shared/campaign-editable.ts): a read-only form,
   // cancelled ones included, has just Close (so does a record still loading: nothing to submit yet).
   const canSave = editable
-  const attachedName = values.file?.name ?? values.mediaName
   const variables = [
     ...BASE_VARIABLES,
     ...choices.variables.filter((v) => !(BASE_VARIABLES as readonly string[]).includes(v)),
@@ -460,54 +459,23 @@ export function CampaignDialog({
               />
             </Field>
             <Field label={t('campaigns.attachment')} as="group">
-              <div className="flex min-h-10 flex-wrap items-center gap-2">
-                {attachedName ? (
-                  <span className="inline-flex min-w-0 items-center gap-2 rounded-lg border border-border bg-surface-2 px-2.5 py-1.5 text-sm">
-                    <FileText className="size-4 shrink-0 text-muted" aria-hidden />
-                    <span className="truncate" title={attachedName}>
-                      {attachedName}
-                    </span>
-                    {!readOnly && (
-                      <button
-                        type="button"
-                        onClick={() => {
-                          set('file', null)
-                          set('mediaName', null)
-                        }}
-                        className="flex size-6 shrink-0 items-center justify-center rounded-full text-muted hover:bg-surface-3 hover:text-fg"
-                        aria-label={t('campaigns.removeAttachment')}
-                        title={t('campaigns.removeAttachment')}
-                      >
-                        <X className="size-3.5" aria-hidden />
-                      </button>
-                    )}
-                  </span>
-                ) : (
-                  <span className="text-muted text-sm">{t('campaigns.noAttachment')}</span>
-                )}
-                {!readOnly && (
-                  <Button
-                    type="button"
-                    variant="secondary"
-                    size="sm"
-                    icon={<Paperclip className="size-4" />}
-                    onClick={() => fileInput.current?.click()}
-                  >
-                    {attachedName ? t('campaigns.replaceAttachment') : t('campaigns.attach')}
-                  </Button>
-                )}
-                <input
-                  ref={fileInput}
-                  type="file"
-                  hidden
-                  data-testid="campaign-file"
-                  onChange={(e) => {
-                    const file = e.target.files?.[0]
-                    if (file) set('file', file)
-                    e.target.value = ''
-                  }}
-                />
-              </div>
+              <AttachmentPicker
+                name={values.file?.name ?? values.mediaName}
+                onPick={(file) => set('file', file)}
+                onRemove={() => {
+                  set('file', null)
+                  set('mediaName', null)
+                }}
+                labels={{
+                  none: t('campaigns.noAttachment'),
+                  attach: t('campaigns.attach'),
+                  replace: t('campaigns.replaceAttachment'),
+                  remove: t('campaigns.removeAttachment'),
+                }}
+                testId="campaign-file"
+                readOnly={readOnly}
+                wrap
+              />
             </Field>
           </div>
           <VariablesHint variables={variables} onPick={insert} disabled={readOnly} />

@@ -1,12 +1,18 @@
-import { ArrowDown, MessagesSquare } from 'lucide-react'
-import { Fragment, useCallback, useLayoutEffect, useRef, useState } from 'react'
+import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ChatMessageDto } from '../../../shared/chats'
+import {
+  DaySeparator,
+  HistoryEmpty,
+  HistorySkeleton,
+  HistoryStart,
+  JumpToLatest,
+  LoadingOlder,
+} from '../../components/history/HistoryParts'
+import { useHistoryScroll } from '../../components/history/useHistoryScroll'
 import { Button } from '../../components/ui/Button'
-import { Skeleton } from '../../components/ui/Skeleton'
-import { Spinner } from '../../components/ui/Spinner'
 import { cn } from '../../lib/cn'
-import { dayKey, dayLabel, messageTime } from '../tickets/conversation/format'
+import { dayKey, messageTime } from '../tickets/conversation/format'
 import type { ChatMessagesView } from './chatsState'
 
 /** Spec: chat history loads older messages when scrolled within 600 px of the top. */
@@ -22,20 +28,6 @@ export function startsGroup(prev: ChatMessageDto | undefined, m: ChatMessageDto)
   if (prev.senderId !== m.senderId) return true
   if (dayKey(prev.createdAt) !== dayKey(m.createdAt)) return true
   return Date.parse(m.createdAt) - Date.parse(prev.createdAt) > GROUP_GAP_MS
-}
-
-function DaySeparator({ iso }: { iso: string }) {
-  const { t, i18n } = useTranslation()
-  const label = dayLabel(iso, i18n.language)
-  const text =
-    label === 'today' ? t('conversation.today') : label === 'yesterday' ? t('conversation.yesterday') : label
-  return (
-    <div className="flex justify-center py-2">
-      <span className="rounded-lg bg-surface/90 px-3 py-1 font-medium text-[12px] text-muted shadow-[0_1px_0.5px_rgb(0_0_0/0.08)] tnum dark:bg-surface-2/90">
-        {text}
-      </span>
-    </div>
-  )
 }
 
 function Bubble({ m, mine, first }: { m: ChatMessageDto; mine: boolean; first: boolean }) {
@@ -72,26 +64,6 @@ function Bubble({ m, mine, first }: { m: ChatMessageDto; mine: boolean; first: b
   )
 }
 
-function ListSkeleton() {
-  const rows = [
-    ['left', 'w-48'],
-    ['left', 'w-64'],
-    ['right', 'w-56'],
-    ['left', 'w-40'],
-    ['right', 'w-72'],
-  ] as const
-  return (
-    <div className="flex flex-col gap-3 px-3 py-4 sm:px-[6%]" aria-busy>
-      {rows.map(([side, w], i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
-        <div key={i} className={cn('flex', side === 'right' ? 'justify-end' : 'justify-start')}>
-          <Skeleton className={cn('h-10 rounded-2xl', w)} />
-        </div>
-      ))}
-    </div>
-  )
-}
-
 /**
  * A chat's messages, oldest at the top: grouped by sender (name once, time on each), own messages on the
  * right, date separators. Older pages load within 600 px of the top and the view stays where it was; new
@@ -99,55 +71,21 @@ function ListSkeleton() {
  */
 export function ChatMessages({ view, me }: { view: ChatMessagesView; me: number }) {
   const { t } = useTranslation()
-  const scroller = useRef<HTMLDivElement>(null)
   const { messages, loading, loadingOlder, hasMore, error, loadOlder } = view
-  const atBottom = useRef(true)
-  const before = useRef({ first: 0, last: 0, fromBottom: 0 })
-  const [unseen, setUnseen] = useState(0)
-  const [away, setAway] = useState(false)
-
-  const toBottom = useCallback(() => {
-    const el = scroller.current
-    if (!el) return
-    el.scrollTop = el.scrollHeight
-    atBottom.current = true
-    setUnseen(0)
-    setAway(false)
-  }, [])
-
-  useLayoutEffect(() => {
-    const el = scroller.current
-    if (!el) return
-    const first = messages[0]?.id ?? 0
-    const last = messages[messages.length - 1]?.id ?? 0
-    const prev = before.current
-    if (prev.last === 0 && last !== 0) toBottom()
-    else if (first !== prev.first && last === prev.last) {
-      // An older page came in above: keep the same distance from the bottom, so nothing on screen moves.
-      el.scrollTop = el.scrollHeight - el.clientHeight - prev.fromBottom
-    } else if (last !== prev.last && last !== 0) {
-      const newest = messages[messages.length - 1]
-      if (atBottom.current || newest?.senderId === me) toBottom()
-      else setUnseen((n) => n + 1)
-    }
-    before.current = { first, last, fromBottom: el.scrollHeight - el.clientHeight - el.scrollTop }
-    // A first page shorter than the screen cannot be scrolled: bring the next one now.
-    if (hasMore && !loadingOlder && !loading && el.scrollTop < CHAT_LOAD_OLDER_THRESHOLD) void loadOlder()
-  }, [messages, hasMore, loadingOlder, loading, loadOlder, toBottom, me])
-
-  const onScroll = () => {
-    const el = scroller.current
-    if (!el) return
-    const fromBottom = el.scrollHeight - el.clientHeight - el.scrollTop
-    before.current.fromBottom = fromBottom
-    atBottom.current = fromBottom < STICK_THRESHOLD
-    setAway(!atBottom.current)
-    if (atBottom.current && unseen) setUnseen(0)
-    if (el.scrollTop < CHAT_LOAD_OLDER_THRESHOLD && hasMore && !loadingOlder && !loading) void loadOlder()
-  }
+  const { scroller, onScroll, toBottom, unseen, away } = useHistoryScroll({
+    messages,
+    hasMore,
+    loading,
+    loadingOlder,
+    loadOlder,
+    loadThreshold: CHAT_LOAD_OLDER_THRESHOLD,
+    stickThreshold: STICK_THRESHOLD,
+    isOwn: (m) => m.senderId === me,
+    fill: 'nearTop',
+  })
 
   let body: React.ReactNode
-  if (loading && messages.length === 0) body = <ListSkeleton />
+  if (loading && messages.length === 0) body = <HistorySkeleton />
   else if (error && messages.length === 0)
     body = (
       <div className="flex flex-1 flex-col items-center justify-center gap-3 p-6 text-center" role="alert">
@@ -158,23 +96,11 @@ export function ChatMessages({ view, me }: { view: ChatMessagesView; me: number 
       </div>
     )
   else if (messages.length === 0)
-    body = (
-      <div className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center">
-        <span className="flex size-12 items-center justify-center rounded-full bg-surface/80 text-muted">
-          <MessagesSquare className="size-6" aria-hidden />
-        </span>
-        <p className="font-medium text-fg text-sm">{t('chats.noMessagesTitle')}</p>
-        <p className="max-w-xs text-muted text-sm">{t('chats.noMessagesText')}</p>
-      </div>
-    )
+    body = <HistoryEmpty title={t('chats.noMessagesTitle')} text={t('chats.noMessagesText')} />
   else {
     body = (
       <div className="flex flex-col pt-2 pb-3">
-        {!hasMore && !loadingOlder && (
-          <div className="flex justify-center py-2">
-            <span className="text-[12px] text-subtle">{t('chats.start')}</span>
-          </div>
-        )}
+        {!hasMore && !loadingOlder && <HistoryStart text={t('chats.start')} />}
         {messages.map((m, i) => {
           const prev = messages[i - 1]
           const newDay = !prev || dayKey(prev.createdAt) !== dayKey(m.createdAt)
@@ -202,32 +128,9 @@ export function ChatMessages({ view, me }: { view: ChatMessagesView; me: number 
       >
         <div className="mt-auto flex flex-col">{body}</div>
       </div>
-      {loadingOlder && (
-        <div
-          className="pointer-events-none absolute inset-x-0 top-2 flex justify-center"
-          role="status"
-          aria-label={t('common.loading')}
-        >
-          <span className="flex size-8 items-center justify-center rounded-full bg-surface shadow-pop">
-            <Spinner className="text-muted" />
-          </span>
-        </div>
-      )}
+      {loadingOlder && <LoadingOlder />}
       {messages.length > 0 && (away || unseen > 0) && (
-        <button
-          type="button"
-          onClick={toBottom}
-          aria-label={t('conversation.jumpToLatest')}
-          title={t('conversation.jumpToLatest')}
-          className="absolute right-4 bottom-3 flex size-10 items-center justify-center rounded-full border border-border bg-surface text-muted shadow-pop hover:text-fg max-sm:size-11"
-        >
-          <ArrowDown className="size-5" aria-hidden />
-          {unseen > 0 && (
-            <span className="-top-1.5 -right-1.5 absolute min-w-5 rounded-full bg-primary px-1 font-semibold text-[11px] text-on-primary leading-5 tnum">
-              {unseen}
-            </span>
-          )}
-        </button>
+        <JumpToLatest unseen={unseen} onClick={toBottom} badgeClassName="bg-primary text-on-primary" />
       )}
     </div>
   )

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router-dom'
 import { type ChatDto, type ChatMessageDto, unreadsOf } from '../../../shared/chats'
 import { api } from '../../api/client'
+import { SplitView } from '../../components/layout/SplitView'
 import { Avatar } from '../../components/ui/Avatar'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
@@ -369,45 +370,30 @@ export function ChatsPage() {
     }
   }
 
-  const showList = !phone || tab === 'chats'
-  const showChat = !phone || tab === 'messages'
   return (
     <div className="flex min-h-0 flex-1 flex-col" data-testid="chats-page">
       <h1 className="sr-only">{t('chats.title')}</h1>
-      {phone && (
-        <div
-          role="tablist"
-          aria-label={t('chats.title')}
-          className="flex shrink-0 border-border border-b bg-surface"
-        >
-          {(['chats', 'messages'] as const).map((key) => (
-            <button
-              key={key}
-              type="button"
-              role="tab"
-              aria-selected={tab === key}
-              onClick={() => setTab(key)}
-              className={cn(
-                'h-11 flex-1 border-b-2 font-medium text-sm transition-colors duration-150',
-                tab === key ? 'border-brand text-fg' : 'border-transparent text-muted',
-              )}
-            >
-              {key === 'chats' ? t('chats.tabChats') : t('chats.tabMessages')}
-            </button>
-          ))}
-        </div>
-      )}
-      <div className="grid min-h-0 flex-1 grid-cols-1 sm:grid-cols-[minmax(280px,4fr)_8fr] lg:grid-cols-[minmax(340px,4fr)_8fr]">
-        <div className={cn('min-h-0 flex-col border-border sm:border-r', showList ? 'flex' : 'hidden')}>
+      <SplitView
+        phone={phone}
+        label={t('chats.title')}
+        tabs={[
+          { key: 'chats', label: t('chats.tabChats') },
+          { key: 'messages', label: t('chats.tabMessages') },
+        ]}
+        tab={tab}
+        onTab={setTab}
+        listTab="chats"
+        className="sm:grid-cols-[minmax(280px,4fr)_8fr] lg:grid-cols-[minmax(340px,4fr)_8fr]"
+        list={
           <ChatListPane
             me={me}
             selectedUuid={uuid ?? null}
             onOpen={open}
             onNew={() => setDialog({ chat: null })}
           />
-        </div>
-        <div className={cn('min-h-0 min-w-0 flex-col', showChat ? 'flex' : 'hidden')}>
-          {chat ? (
+        }
+        detail={
+          chat ? (
             <ChatPane
               key={chat.id}
               chat={chat}
@@ -423,9 +409,9 @@ export function ChatsPage() {
             </div>
           ) : (
             <NoChat />
-          )}
-        </div>
-      </div>
+          )
+        }
+      />
       {dialog && (
         <ChatDialog
           open

@@ -1,18 +1,17 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { Building2, ListTree, Plus, Search, Smartphone, Users } from 'lucide-react'
+import { Building2, ListTree, Smartphone, Users } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { CompanyDto, PlanDto } from '../../../shared/api'
 import type { PlanLimit } from '../../../shared/plans'
 import { ApiError, api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
+import { LiveListTab } from '../../components/LiveTableCard'
 import { RowActions } from '../../components/RowActions'
 import { Badge } from '../../components/ui/Badge'
 import { Button } from '../../components/ui/Button'
-import { EmptyState } from '../../components/ui/EmptyState'
-import { SearchInput } from '../../components/ui/Field'
-import { type Column, DataTable } from '../../components/ui/Table'
-import { useListSearch, useRowCrud } from '../../components/useListScreen'
+import type { Column } from '../../components/ui/Table'
+import { useCrudListScreen } from '../../components/useListScreen'
 import { cn } from '../../lib/cn'
 import { formatDueDate } from '../../lib/dates'
 import { useLiveList } from '../../state/liveList'
@@ -126,20 +125,17 @@ export function CompaniesTab() {
   useSignals()
   const { t, i18n } = useTranslation()
   const me = currentUser.value
-  const { search, setSearch, term } = useListSearch()
-  const list = useLiveList(companiesList, { search: term })
-  const plans = useLiveList(allPlansList)
-  const { upsert, remove } = list
-  const [extending, setExtending] = useState<ReadonlySet<number>>(new Set())
-  const crud = useRowCrud<CompanyDto>({
+  const { list, crud, term, table } = useCrudListScreen(companiesList, {
     deletePath: (company) => `/companies/${company.id}`,
-    remove,
     deleted: t('companies.deleted'),
     deleteFailed: (err) =>
       err instanceof ApiError && err.code === 'ERR_CANNOT_DELETE_PLATFORM_COMPANY'
         ? t('companies.platformUndeletable')
         : t('companies.deleteFailed'),
   })
+  const { upsert } = list
+  const plans = useLiveList(allPlansList)
+  const [extending, setExtending] = useState<ReadonlySet<number>>(new Set())
   const planOf = (company: CompanyDto) => plans.items.find((p) => p.id === company.planId)
   const isPlatform = (company: CompanyDto) => company.id === me?.companyId
 
@@ -285,57 +281,26 @@ export function CompaniesTab() {
   }
 
   return (
-    <div className="flex flex-col">
-      <p className="px-5 pt-4 text-muted text-sm">{t('companies.intro')}</p>
-      <div className="flex flex-wrap items-center gap-2 border-border border-b p-3 sm:px-5">
-        <SearchInput
-          wrapperClassName="min-w-0 flex-1 sm:max-w-sm"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          placeholder={t('companies.search')}
-          aria-label={t('companies.search')}
-        />
-        {list.count != null && (
+    <LiveListTab
+      intro={t('companies.intro')}
+      {...table}
+      searchLabel={t('companies.search')}
+      toolbar={
+        list.count != null && (
           <span className="text-muted text-sm tnum">{t('companies.count', { count: list.count })}</span>
-        )}
-        <Button className="ml-auto" icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-          {t('companies.add')}
-        </Button>
-      </div>
-      <DataTable
-        className="max-h-[65vh]"
-        label={t('companies.tab')}
-        rows={list.items}
-        rowKey={(c) => c.id}
-        columns={columns}
-        mobileCard={mobileCard}
-        rowClassName={rowClass}
-        loading={list.loading}
-        loadingMore={list.loadingMore}
-        error={list.error ? t('common.loadError') : null}
-        onRetry={list.items.length ? list.loadMore : list.reload}
-        hasMore={list.hasMore}
-        onLoadMore={list.loadMore}
-        empty={
-          term ? (
-            <EmptyState icon={<Search />} title={t('companies.emptySearchTitle')}>
-              {t('companies.emptySearch', { term })}
-            </EmptyState>
-          ) : (
-            <EmptyState
-              icon={<Building2 />}
-              title={t('companies.emptyTitle')}
-              action={
-                <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-                  {t('companies.add')}
-                </Button>
-              }
-            >
-              {t('companies.emptyText')}
-            </EmptyState>
-          )
-        }
-      />
+        )
+      }
+      add={{ label: t('companies.add'), onClick: crud.openAdd }}
+      className="max-h-[65vh]"
+      label={t('companies.tab')}
+      rowKey={(c) => c.id}
+      columns={columns}
+      mobileCard={mobileCard}
+      rowClassName={rowClass}
+      errorText={t('common.loadError')}
+      noMatches={{ title: t('companies.emptySearchTitle'), text: t('companies.emptySearch', { term }) }}
+      empty={{ icon: <Building2 />, title: t('companies.emptyTitle'), text: t('companies.emptyText') }}
+    >
       {crud.dialog && (
         <CompanyDialog
           open
@@ -346,6 +311,6 @@ export function CompaniesTab() {
         />
       )}
       {crud.confirmDelete}
-    </div>
+    </LiveListTab>
   )
 }

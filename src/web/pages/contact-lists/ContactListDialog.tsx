@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import type { ContactListDto } from '../../../shared/contact-lists'
 import { contactListBody } from '../../../shared/schemas/contact-lists'
-import { api } from '../../api/client'
+import { loadRecord, type RecordDialogProps, saveRecord } from '../../components/recordDialog'
 import { Field, Input } from '../../components/ui/Field'
 import { FormDialog } from '../../components/ui/FormDialog'
 import { Skeleton } from '../../components/ui/Skeleton'
@@ -11,17 +11,7 @@ import { useFormDialog } from '../../components/ui/useFormDialog'
 type Form = { name: string }
 
 /** The list dialog: only a name, 2 to 50 characters (spec 2). */
-export function ContactListDialog({
-  open,
-  recordId,
-  onClose,
-  onSaved,
-}: {
-  open: boolean
-  recordId?: number
-  onClose: () => void
-  onSaved?: (record: ContactListDto) => void
-}) {
+export function ContactListDialog({ open, recordId, onClose, onSaved }: RecordDialogProps<ContactListDto>) {
   const { t } = useTranslation()
   const creating = recordId == null
   const form = useFormDialog<Form, ContactListDto>({
@@ -29,16 +19,10 @@ export function ContactListDialog({
     onClose,
     onSaved,
     empty: { name: '' },
-    load: creating
-      ? null
-      : (signal) =>
-          api.get<ContactListDto>(`/contact-lists/${recordId}`, { signal }).then((l) => ({ name: l.name })),
+    load: loadRecord('/contact-lists', recordId, (l: ContactListDto) => ({ name: l.name })),
     loadKey: recordId,
     validate: (v) => schemaErrors<keyof Form & string>(contactListBody({ name: v.name }), t),
-    save: (v) =>
-      creating
-        ? api.post<ContactListDto>('/contact-lists', { name: v.name.trim() })
-        : api.put<ContactListDto>(`/contact-lists/${recordId}`, { name: v.name.trim() }),
+    save: (v) => saveRecord<ContactListDto>('/contact-lists', recordId, { name: v.name.trim() }),
     savedMessage: creating ? t('contactLists.created') : t('contactLists.saved'),
   })
   const { values, errors, set } = form

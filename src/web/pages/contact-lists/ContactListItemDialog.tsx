@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import type { ContactListItemDto } from '../../../shared/contact-lists'
 import { contactListItemBody } from '../../../shared/schemas/contact-lists'
 import { api } from '../../api/client'
+import { loadRecord } from '../../components/recordDialog'
 import { Field, Input } from '../../components/ui/Field'
 import { FormDialog } from '../../components/ui/FormDialog'
 import { Skeleton } from '../../components/ui/Skeleton'
@@ -33,12 +34,11 @@ export function ContactListItemDialog({
     onClose,
     onSaved,
     empty: { name: '', number: '', email: '' },
-    load: creating
-      ? null
-      : (signal) =>
-          api
-            .get<ContactListItemDto>(`/contact-list-items/${recordId}`, { signal })
-            .then((i) => ({ name: i.name, number: i.number, email: i.email })),
+    load: loadRecord('/contact-list-items', recordId, (i: ContactListItemDto) => ({
+      name: i.name,
+      number: i.number,
+      email: i.email,
+    })),
     loadKey: recordId,
     validate: (v) => schemaErrors<keyof Form & string>(contactListItemBody(bodyOf(v)), t),
     save: (v) =>

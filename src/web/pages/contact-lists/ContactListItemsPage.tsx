@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { ArrowLeft, CircleCheck, Plus, Upload, UserPlus, Users } from 'lucide-react'
+import { ArrowLeft, CircleCheck, Upload, UserPlus, Users } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router-dom'
@@ -8,11 +8,9 @@ import { can } from '../../../shared/permissions'
 import { api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import { subscribe } from '../../api/live'
-import { LiveTableCard } from '../../components/LiveTableCard'
-import { Page } from '../../components/layout/Page'
+import { LiveListPage } from '../../components/LiveTableCard'
 import { RowActions } from '../../components/RowActions'
 import { Button } from '../../components/ui/Button'
-import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
 import { useListSearch, useRowCrud } from '../../components/useListScreen'
 import { useLiveList } from '../../state/liveList'
@@ -111,11 +109,11 @@ export function ContactListItemsPage() {
   ]
 
   return (
-    <Page
+    <LiveListPage
       title={contactList?.name ?? t('contactLists.contacts')}
       subtitle={list.count != null ? t('contactLists.contactsOf', { count: list.count }) : undefined}
       actions={
-        <div className="flex flex-wrap gap-2">
+        <>
           <Link to="/contact-lists">
             <Button variant="secondary" icon={<ArrowLeft className="size-4" />} tabIndex={-1}>
               {t('contactLists.lists')}
@@ -124,49 +122,37 @@ export function ContactListItemsPage() {
           <Button variant="secondary" icon={<Upload className="size-4" />} onClick={() => setImporting(true)}>
             {t('contactLists.importButton')}
           </Button>
-          <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-            {t('contactLists.add')}
-          </Button>
-        </div>
+        </>
       }
-    >
-      <LiveTableCard
-        list={list}
-        search={search}
-        onSearch={setSearch}
-        searchLabel={t('contactLists.search')}
-        term={term}
-        noMatches={{
-          title: t('contactLists.emptySearchTitle'),
-          text: t('contactLists.emptySearch', { term }),
-        }}
-        label={t('contactLists.contacts')}
-        rowKey={(i) => i.id}
-        columns={columns}
-        mobileCard={(i) => (
-          <div className="flex items-center gap-3">
-            <Validity item={i} />
-            <div className="min-w-0 flex-1">
-              <div className="truncate font-medium">{i.name}</div>
-              <div className="text-muted text-xs tabular-nums">{i.number}</div>
-            </div>
-            {actions(i)}
+      add={{ label: t('contactLists.add'), onClick: crud.openAdd, icon: <UserPlus className="size-4" /> }}
+      list={list}
+      search={search}
+      onSearch={setSearch}
+      searchLabel={t('contactLists.search')}
+      term={term}
+      noMatches={{
+        title: t('contactLists.emptySearchTitle'),
+        text: t('contactLists.emptySearch', { term }),
+      }}
+      label={t('contactLists.contacts')}
+      rowKey={(i) => i.id}
+      columns={columns}
+      mobileCard={(i) => (
+        <div className="flex items-center gap-3">
+          <Validity item={i} />
+          <div className="min-w-0 flex-1">
+            <div className="truncate font-medium">{i.name}</div>
+            <div className="text-muted text-xs tabular-nums">{i.number}</div>
           </div>
-        )}
-        empty={
-          <EmptyState
-            icon={<Users />}
-            title={t('contactLists.emptyItemsTitle')}
-            action={
-              <Button icon={<UserPlus className="size-4" />} onClick={crud.openAdd}>
-                {t('contactLists.add')}
-              </Button>
-            }
-          >
-            {t('contactLists.emptyItemsText')}
-          </EmptyState>
-        }
-      />
+          {actions(i)}
+        </div>
+      )}
+      empty={{
+        icon: <Users />,
+        title: t('contactLists.emptyItemsTitle'),
+        text: t('contactLists.emptyItemsText'),
+      }}
+    >
       {crud.dialog && (
         <ContactListItemDialog
           open
@@ -186,6 +172,6 @@ export function ContactListItemsPage() {
         />
       )}
       {crud.confirmDelete}
-    </Page>
+    </LiveListPage>
   )
 }

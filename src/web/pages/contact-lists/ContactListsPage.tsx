@@ -1,14 +1,12 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { Download, ListPlus, Plus, Users } from 'lucide-react'
+import { Download, ListPlus, Users } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
 import type { ContactListDto } from '../../../shared/contact-lists'
 import { errorMessage } from '../../api/errors'
-import { LiveTableCard } from '../../components/LiveTableCard'
-import { Page } from '../../components/layout/Page'
+import { LiveListPage } from '../../components/LiveTableCard'
 import { RowActions } from '../../components/RowActions'
-import { Button, IconButton } from '../../components/ui/Button'
-import { EmptyState } from '../../components/ui/EmptyState'
+import { IconButton } from '../../components/ui/Button'
 import type { Column } from '../../components/ui/Table'
 import { useListSearch, useRowCrud } from '../../components/useListScreen'
 import { useLiveList } from '../../state/liveList'
@@ -84,53 +82,34 @@ export function ContactListsPage() {
   ]
 
   return (
-    <Page
+    <LiveListPage
       title={t('contactLists.title')}
       subtitle={list.count != null ? t('contactLists.count', { count: list.count }) : undefined}
-      actions={
-        <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-          {t('contactLists.add')}
-        </Button>
-      }
-    >
-      <LiveTableCard
-        list={list}
-        search={search}
-        onSearch={setSearch}
-        searchLabel={t('contactLists.search')}
-        term={term}
-        noMatches={{
-          title: t('contactLists.emptySearchTitle'),
-          text: t('contactLists.emptySearch', { term }),
-        }}
-        label={t('contactLists.title')}
-        rowKey={(r) => r.id}
-        columns={columns}
-        mobileCard={(r) => (
-          <div className="flex items-center gap-3">
-            <div className="min-w-0 flex-1">
-              <div className="truncate font-medium">{r.name}</div>
-              <div className="text-muted text-xs">
-                {t('contactLists.contactsOf', { count: r.contactsCount })}
-              </div>
+      add={{ label: t('contactLists.add'), onClick: crud.openAdd, icon: <ListPlus className="size-4" /> }}
+      list={list}
+      search={search}
+      onSearch={setSearch}
+      searchLabel={t('contactLists.search')}
+      term={term}
+      noMatches={{
+        title: t('contactLists.emptySearchTitle'),
+        text: t('contactLists.emptySearch', { term }),
+      }}
+      rowKey={(r) => r.id}
+      columns={columns}
+      mobileCard={(r) => (
+        <div className="flex items-center gap-3">
+          <div className="min-w-0 flex-1">
+            <div className="truncate font-medium">{r.name}</div>
+            <div className="text-muted text-xs">
+              {t('contactLists.contactsOf', { count: r.contactsCount })}
             </div>
-            {actions(r)}
           </div>
-        )}
-        empty={
-          <EmptyState
-            icon={<Users />}
-            title={t('contactLists.emptyTitle')}
-            action={
-              <Button icon={<ListPlus className="size-4" />} onClick={crud.openAdd}>
-                {t('contactLists.add')}
-              </Button>
-            }
-          >
-            {t('contactLists.emptyText')}
-          </EmptyState>
-        }
-      />
+          {actions(r)}
+        </div>
+      )}
+      empty={{ icon: <Users />, title: t('contactLists.emptyTitle'), text: t('contactLists.emptyText') }}
+    >
       {crud.dialog && (
         <ContactListDialog
           open
@@ -140,6 +119,6 @@ export function ContactListsPage() {
         />
       )}
       {crud.confirmDelete}
-    </Page>
+    </LiveListPage>
   )
 }

@@ -1,16 +1,14 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { BookUser, Download, MessageSquarePlus, Pencil, Plus, Trash2, Upload, UserPlus } from 'lucide-react'
+import { BookUser, Download, MessageSquarePlus, Pencil, Trash2, Upload, UserPlus } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ContactDto } from '../../../shared/api'
 import { can } from '../../../shared/permissions'
 import { api } from '../../api/client'
 import { toastError } from '../../api/errors'
-import { LiveTableCard } from '../../components/LiveTableCard'
-import { Page } from '../../components/layout/Page'
+import { LiveListPage } from '../../components/LiveTableCard'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
-import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
 import { useDebounced } from '../../lib/useDebounced'
 import { useLiveList } from '../../state/liveList'
@@ -134,11 +132,11 @@ export function ContactsPage() {
   )
 
   return (
-    <Page
+    <LiveListPage
       title={t('contacts.title')}
       subtitle={list.count != null ? t('contacts.count', { count: list.count }) : undefined}
       actions={
-        <div className="flex flex-wrap gap-2">
+        <>
           <Button variant="secondary" icon={<Upload className="size-4" />} onClick={() => setImporting(true)}>
             {t('contactLists.importButton')}
           </Button>
@@ -148,37 +146,24 @@ export function ContactsPage() {
           <Button variant="secondary" icon={<Download className="size-4" />} onClick={() => exportAs('xlsx')}>
             {t('contactLists.exportXlsx')}
           </Button>
-          <Button icon={<Plus className="size-4" />} onClick={() => setDialog({ id: null })}>
-            {t('contacts.add')}
-          </Button>
-        </div>
+        </>
       }
+      add={{
+        label: t('contacts.add'),
+        onClick: () => setDialog({ id: null }),
+        icon: <UserPlus className="size-4" />,
+      }}
+      list={list}
+      search={search}
+      onSearch={setSearch}
+      searchLabel={t('contacts.search')}
+      term={term}
+      noMatches={{ title: t('contacts.emptyTitle'), text: t('contacts.emptySearch', { term }) }}
+      rowKey={contactId}
+      columns={columns}
+      mobileCard={mobileCard}
+      empty={{ icon: <BookUser />, title: t('contacts.emptyTitle'), text: t('contacts.emptyText') }}
     >
-      <LiveTableCard
-        list={list}
-        search={search}
-        onSearch={setSearch}
-        searchLabel={t('contacts.search')}
-        term={term}
-        noMatches={{ title: t('contacts.emptyTitle'), text: t('contacts.emptySearch', { term }) }}
-        label={t('contacts.title')}
-        rowKey={contactId}
-        columns={columns}
-        mobileCard={mobileCard}
-        empty={
-          <EmptyState
-            icon={<BookUser />}
-            title={t('contacts.emptyTitle')}
-            action={
-              <Button icon={<UserPlus className="size-4" />} onClick={() => setDialog({ id: null })}>
-                {t('contacts.add')}
-              </Button>
-            }
-          >
-            {t('contacts.emptyText')}
-          </EmptyState>
-        }
-      />
       {dialog && (
         <ContactDialog
           open
@@ -199,6 +184,6 @@ export function ContactsPage() {
           showSample={can(currentUser.value, 'drawer-admin-items:view')}
         />
       )}
-    </Page>
+    </LiveListPage>
   )
 }

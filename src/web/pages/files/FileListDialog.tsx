@@ -1,4 +1,4 @@
-import { FileText, Paperclip, Plus, Trash2, X } from 'lucide-react'
+import { Paperclip, Plus, Trash2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import {
   FILE_MESSAGE_MAX,
@@ -9,10 +9,12 @@ import {
 } from '../../../shared/files'
 import { api } from '../../api/client'
 import { toastError } from '../../api/errors'
+import { AttachmentChip } from '../../components/AttachmentField'
+import { FormSkeleton } from '../../components/FormSkeleton'
+import { loadRecord, type RecordDialogProps, saveRecord } from '../../components/recordDialog'
 import { Button, IconButton } from '../../components/ui/Button'
 import { Field, Input, Textarea } from '../../components/ui/Field'
 import { FormDialog } from '../../components/ui/FormDialog'
-import { Skeleton } from '../../components/ui/Skeleton'
 import { type FieldErrors, useFormDialog } from '../../components/ui/useFormDialog'
 import { toast } from '../../state/toast'
 
@@ -84,10 +86,7 @@ async function saveFileList(
   t: (k: string) => string,
 ): Promise<FileListDto> {
   const body = fileListBodyOf(values, initial)
-  let saved =
-    id == null
-      ? await api.post<FileListDto>('/files', body)
-      : await api.put<FileListDto>(`/files/${id}`, body)
+  let saved = await saveRecord<FileListDto>('/files', id, body)
   const known = new Set(values.options.map((o) => o.id).filter((x) => x != null))
   const fresh = saved.options.filter((o) => !known.has(o.id)).map((o) => o.id)
   let n = 0
@@ -150,21 +149,12 @@ function OptionRow({
       </div>
       <div className="flex min-h-9 flex-wrap items-center gap-2">
         {attached ? (
-          <span className="inline-flex min-w-0 items-center gap-2 rounded-lg border border-border bg-surface-2 px-2.5 py-1 text-sm">
-            <FileText className="size-4 shrink-0 text-muted" aria-hidden />
-            <span className="truncate" title={attached}>
-              {attached}
-            </span>
-            <button
-              type="button"
-              onClick={() => onChange({ ...row, file: null, mediaName: null })}
-              className="flex size-6 shrink-0 items-center justify-center rounded-full text-muted hover:bg-surface-3 hover:text-fg"
-              aria-label={t('files.removeAttachment')}
-              title={t('files.removeAttachment')}
-            >
-              <X className="size-3.5" aria-hidden />
-            </button>
-          </span>
+          <AttachmentChip
+            name={attached}
+            removeLabel={t('files.removeAttachment')}
+            onRemove={() => onChange({ ...row, file: null, mediaName: null })}
+            compact
+          />
         ) : (
           <span className="text-muted text-sm">{t('files.noAttachment')}</span>
         )}
@@ -188,17 +178,7 @@ function OptionRow({
 }
 
 /** The file list dialog (spec 3): name, message and options, each with a name and an optional file. */
-export function FileListDialog({
-  open,
-  recordId,
-  onClose,
-  onSaved,
-}: {
-  open: boolean
-  recordId?: number
-  onClose: () => void
-  onSaved?: (record: FileListDto) => void
-}) {
+export function FileListDialog({ open, recordId, onClose, onSaved }: RecordDialogProps<FileListDto>) {
   const { t } = useTranslation()
   const creating = recordId == null
   const form = useFormDialog({
@@ -206,7 +186,7 @@ export function FileListDialog({
     onClose,
     onSaved,
     empty: EMPTY_FILE_LIST,
-    load: creating ? null : (signal) => api.get<FileListDto>(`/files/${recordId}`, { signal }).then(formOf),
+    load: loadRecord('/files', recordId, formOf),
     loadKey: recordId,
     validate: (v) => validateFileList(v, t),
     save: (v, initial) => saveFileList(recordId, v, initial, t),
@@ -224,12 +204,7 @@ export function FileListDialog({
       onClose={onClose}
       title={creating ? t('files.addTitle') : t('files.editTitle')}
       size="md"
-      skeleton={
-        <div className="space-y-4" aria-busy>
-          <Skeleton className="h-10 w-full" />
-          <Skeleton className="h-28 w-full" />
-        </div>
-      }
+      skeleton={<FormSkeleton bars={['h-10 w-full', 'h-28 w-full']} />}
     >
       <div className="flex flex-col gap-5">
         <Field label={t('files.name')} error={errors.name} required>

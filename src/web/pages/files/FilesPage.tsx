@@ -1,15 +1,10 @@
-import { FilePlus2, Files, Plus } from 'lucide-react'
+import { FilePlus2, Files } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import type { FileListDto } from '../../../shared/files'
 import { errorMessage } from '../../api/errors'
-import { LiveTableCard } from '../../components/LiveTableCard'
-import { Page } from '../../components/layout/Page'
-import { RowActions } from '../../components/RowActions'
-import { Button } from '../../components/ui/Button'
-import { EmptyState } from '../../components/ui/EmptyState'
+import { LiveListPage } from '../../components/LiveTableCard'
 import type { Column } from '../../components/ui/Table'
-import { useListSearch, useRowCrud } from '../../components/useListScreen'
-import { useLiveList } from '../../state/liveList'
+import { useCrudListScreen } from '../../components/useListScreen'
 import { FileListDialog } from './FileListDialog'
 import { filesList } from './filesList'
 
@@ -32,23 +27,14 @@ function NameCell({ record }: { record: FileListDto }) {
  */
 export function FilesPage() {
   const { t } = useTranslation()
-  const { search, setSearch, term } = useListSearch()
-  const list = useLiveList(filesList, { search: term })
-  const { upsert, remove } = list
-  const crud = useRowCrud<FileListDto>({
+  const { list, crud, term, table, rowActions } = useCrudListScreen(filesList, {
     deletePath: (record) => `/files/${record.id}`,
-    remove,
     deleted: t('files.deleted'),
     deleteFailed: (err) => `${t('files.deleteFailed')}: ${errorMessage(err)}`,
   })
+  const { upsert } = list
 
-  const actions = (record: FileListDto) => (
-    <RowActions
-      name={record.name}
-      onEdit={() => crud.openEdit(record.id)}
-      onDelete={() => crud.askDelete(record)}
-    />
-  )
+  const actions = (record: FileListDto) => rowActions(record, record.name)
 
   const columns: Column<FileListDto>[] = [
     { key: 'name', header: t('files.name'), cell: (record) => <NameCell record={record} /> },
@@ -71,40 +57,18 @@ export function FilesPage() {
   )
 
   return (
-    <Page
+    <LiveListPage
       title={t('files.title')}
       subtitle={list.count != null ? t('files.count', { count: list.count }) : undefined}
-      actions={
-        <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-          {t('files.add')}
-        </Button>
-      }
+      add={{ label: t('files.add'), onClick: crud.openAdd, icon: <FilePlus2 className="size-4" /> }}
+      {...table}
+      searchLabel={t('files.search')}
+      noMatches={{ title: t('files.emptySearchTitle'), text: t('files.emptySearch', { term }) }}
+      rowKey={(record) => record.id}
+      columns={columns}
+      mobileCard={mobileCard}
+      empty={{ icon: <Files />, title: t('files.emptyTitle'), text: t('files.emptyText') }}
     >
-      <LiveTableCard
-        list={list}
-        search={search}
-        onSearch={setSearch}
-        searchLabel={t('files.search')}
-        term={term}
-        noMatches={{ title: t('files.emptySearchTitle'), text: t('files.emptySearch', { term }) }}
-        label={t('files.title')}
-        rowKey={(record) => record.id}
-        columns={columns}
-        mobileCard={mobileCard}
-        empty={
-          <EmptyState
-            icon={<Files />}
-            title={t('files.emptyTitle')}
-            action={
-              <Button icon={<FilePlus2 className="size-4" />} onClick={crud.openAdd}>
-                {t('files.add')}
-              </Button>
-            }
-          >
-            {t('files.emptyText')}
-          </EmptyState>
-        }
-      />
       {crud.dialog && (
         <FileListDialog
           open
@@ -114,6 +78,6 @@ export function FilesPage() {
         />
       )}
       {crud.confirmDelete}
-    </Page>
+    </LiveListPage>
   )
 }

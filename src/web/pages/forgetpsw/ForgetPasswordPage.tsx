@@ -1,5 +1,5 @@
 import { type } from 'arktype'
-import { AlertCircle, ArrowLeft, MailCheck } from 'lucide-react'
+import { ArrowLeft, MailCheck } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router-dom'
@@ -7,10 +7,10 @@ import { email as emailRule } from '../../../shared/schemas/common'
 import { RESET_PASSWORD, RESET_TOKEN } from '../../../shared/schemas/signup'
 import { ApiError, api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
-import { Button } from '../../components/ui/Button'
 import { Field, Input } from '../../components/ui/Field'
 import { toast } from '../../state/toast'
 import { AuthLayout } from '../login/AuthLayout'
+import { AuthError, AuthFooter, AuthSubmit, CodeInput } from '../login/AuthParts'
 import { PasswordInput } from '../signup/PasswordInput'
 
 type Translate = (key: string) => string
@@ -36,18 +36,6 @@ export function resetErrors(
   if (!values.confirm) errors.confirm = t('forgetpsw.required')
   else if (values.confirm !== values.password) errors.confirm = t('forgetpsw.mismatch')
   return errors
-}
-
-function ErrorBox({ message }: { message: string }) {
-  return (
-    <div
-      role="alert"
-      className="flex gap-2.5 rounded-lg border border-danger/30 bg-danger-soft px-3 py-2.5 text-on-danger-soft text-sm"
-    >
-      <AlertCircle className="mt-px size-4 shrink-0" aria-hidden />
-      <span>{message}</span>
-    </div>
-  )
 }
 
 /** The answer of the forgot-password call as the page shows it: 404 is the spec's 'Email não encontrado'. */
@@ -121,7 +109,7 @@ export function ForgetPasswordPage() {
   }
 
   const backToLogin = (
-    <p className="mt-6 border-border border-t pt-5 text-center text-sm">
+    <AuthFooter>
       <Link
         to="/login"
         className="inline-flex items-center gap-1.5 font-medium text-link hover:underline max-sm:py-2"
@@ -129,7 +117,7 @@ export function ForgetPasswordPage() {
         <ArrowLeft className="size-4" aria-hidden />
         {t('common.backToLogin')}
       </Link>
-    </p>
+    </AuthFooter>
   )
 
   if (step === 1) {
@@ -138,7 +126,7 @@ export function ForgetPasswordPage() {
     return (
       <AuthLayout title={t('forgetpsw.title')} subtitle={t('forgetpsw.subtitle')}>
         <form onSubmit={submitEmail} noValidate className="flex flex-col gap-4">
-          {serverError && !serverError.field && <ErrorBox message={serverError.message} />}
+          {serverError && !serverError.field && <AuthError message={serverError.message} />}
           <Field label={t('forgetpsw.email')} error={error}>
             <Input
               type="email"
@@ -153,9 +141,7 @@ export function ForgetPasswordPage() {
               }}
             />
           </Field>
-          <Button type="submit" size="lg" loading={busy} className="w-full">
-            {t('forgetpsw.sendCode')}
-          </Button>
+          <AuthSubmit busy={busy}>{t('forgetpsw.sendCode')}</AuthSubmit>
         </form>
         {backToLogin}
       </AuthLayout>
@@ -178,19 +164,9 @@ export function ForgetPasswordPage() {
         </p>
       </div>
       <form onSubmit={submitReset} noValidate className="flex flex-col gap-4">
-        {serverError && !serverError.field && <ErrorBox message={serverError.message} />}
+        {serverError && !serverError.field && <AuthError message={serverError.message} />}
         <Field label={t('forgetpsw.code')} error={errors.code}>
-          <Input
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            autoFocus
-            maxLength={6}
-            placeholder="000000"
-            value={values.code}
-            onChange={(e) => set('code', e.target.value.replace(/\D/g, ''))}
-            className="font-medium tabular-nums tracking-[0.3em]"
-          />
+          <CodeInput value={values.code} onChange={(code) => set('code', code)} autoFocus />
         </Field>
         <Field label={t('forgetpsw.password')} error={errors.password} hint={t('forgetpsw.passwordHint')}>
           <PasswordInput
@@ -208,9 +184,7 @@ export function ForgetPasswordPage() {
             onChange={(e) => set('confirm', e.target.value)}
           />
         </Field>
-        <Button type="submit" size="lg" loading={busy} className="w-full">
-          {t('forgetpsw.reset')}
-        </Button>
+        <AuthSubmit busy={busy}>{t('forgetpsw.reset')}</AuthSubmit>
         <div className="-mt-1 flex flex-wrap items-center justify-between gap-x-4 gap-y-1 text-sm">
           <button
             type="button"

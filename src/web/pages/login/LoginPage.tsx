@@ -1,10 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import {
-  AlertCircle,
   Building2,
   Clock,
-  Eye,
-  EyeOff,
   KeyRound,
   LogOut,
   type LucideIcon,
@@ -19,13 +16,14 @@ import { loginBody } from '../../../shared/schemas/auth'
 import { email as emailRule } from '../../../shared/schemas/common'
 import { ApiError } from '../../api/client'
 import { errorMessage } from '../../api/errors'
-import { Button } from '../../components/ui/Button'
 import { Field, Input } from '../../components/ui/Field'
 import { schemaErrors } from '../../components/ui/schemaErrors'
 import i18n from '../../i18n'
 import { formatDueDate } from '../../lib/dates'
 import { dismissSignOutReason, login, type SignOutReason, signOutReason } from '../../state/session'
+import { PasswordInput } from '../signup/PasswordInput'
 import { AuthLayout } from './AuthLayout'
+import { AuthError, AuthFooter, AuthSubmit } from './AuthParts'
 
 /** The server's login body, with the shared e-mail rule: the form refuses a malformed address before sending. */
 const loginForm = loginBody.merge({ email: emailRule })
@@ -95,7 +93,6 @@ export function LoginPage() {
   const navigate = useNavigate()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const [showPassword, setShowPassword] = useState(false)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [touched, setTouched] = useState(false)
@@ -126,15 +123,7 @@ export function LoginPage() {
     <AuthLayout title={t('auth.title')} subtitle={t('auth.subtitle')}>
       <SignOutNotice />
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-        {error && (
-          <div
-            role="alert"
-            className="flex gap-2.5 rounded-lg border border-danger/30 bg-danger-soft px-3 py-2.5 text-on-danger-soft text-sm"
-          >
-            <AlertCircle className="mt-px size-4 shrink-0" aria-hidden />
-            <span>{error}</span>
-          </div>
-        )}
+        {error && <AuthError message={error} />}
         <Field label={t('auth.email')} error={fieldErrors.email}>
           <Input
             type="email"
@@ -147,41 +136,26 @@ export function LoginPage() {
           />
         </Field>
         <Field label={t('auth.password')} error={fieldErrors.password}>
-          <div className="relative">
-            <Input
-              type={showPassword ? 'text' : 'password'}
-              name="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              className="pr-11"
-            />
-            <button
-              type="button"
-              onClick={() => setShowPassword((s) => !s)}
-              aria-label={showPassword ? t('auth.hidePassword') : t('auth.showPassword')}
-              title={showPassword ? t('auth.hidePassword') : t('auth.showPassword')}
-              className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-lg text-muted hover:text-fg"
-            >
-              {showPassword ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
-            </button>
-          </div>
+          <PasswordInput
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </Field>
         <div className="-mt-1 flex justify-end">
           <Link to="/forgetpsw" className="text-link text-sm hover:underline max-sm:py-2">
             {t('auth.forgotPassword')}
           </Link>
         </div>
-        <Button type="submit" size="lg" loading={busy} className="w-full">
-          {t('auth.submit')}
-        </Button>
+        <AuthSubmit busy={busy}>{t('auth.submit')}</AuthSubmit>
       </form>
-      <p className="mt-6 border-border border-t pt-5 text-center text-muted text-sm">
+      <AuthFooter>
         {t('auth.noAccount')}{' '}
         <Link to="/signup" className="font-medium text-link hover:underline">
           {t('auth.createAccount')}
         </Link>
-      </p>
+      </AuthFooter>
     </AuthLayout>
   )
 }

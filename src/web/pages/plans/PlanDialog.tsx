@@ -4,6 +4,7 @@ import { PLAN_FLAGS, PLAN_LIMITS, type PlanFlags, type PlanLimit } from '../../.
 import { planBody } from '../../../shared/schemas/companies'
 import { ApiError, api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
+import type { RecordEditDialogProps } from '../../components/recordDialog'
 import { Field, Input } from '../../components/ui/Field'
 import { FormDialog } from '../../components/ui/FormDialog'
 import { Switch } from '../../components/ui/Switch'
@@ -93,18 +94,7 @@ async function savePlan(
   }
 }
 
-export function PlanDialog({
-  open,
-  record,
-  onClose,
-  onSaved,
-}: {
-  open: boolean
-  /** The plan to edit; left out to add one. */
-  record?: PlanDto
-  onClose: () => void
-  onSaved?: (plan: PlanDto) => void
-}) {
+export function PlanDialog({ open, record, onClose, onSaved }: RecordEditDialogProps<PlanDto>) {
   const { t } = useTranslation()
   const creating = !record
   const form = useFormDialog({

@@ -1,16 +1,12 @@
-import { Layers, Plus, Search } from 'lucide-react'
+import { Layers } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import type { PlanDto } from '../../../shared/api'
 import { PLAN_FLAGS, planAllows } from '../../../shared/plans'
 import { ApiError } from '../../api/client'
-import { RowActions } from '../../components/RowActions'
+import { LiveListTab } from '../../components/LiveTableCard'
 import { Badge } from '../../components/ui/Badge'
-import { Button } from '../../components/ui/Button'
-import { EmptyState } from '../../components/ui/EmptyState'
-import { SearchInput } from '../../components/ui/Field'
-import { type Column, DataTable } from '../../components/ui/Table'
-import { useListSearch, useRowCrud } from '../../components/useListScreen'
-import { useLiveList } from '../../state/liveList'
+import type { Column } from '../../components/ui/Table'
+import { useCrudListScreen } from '../../components/useListScreen'
 import { formatBrl } from './money'
 import { PlanDialog } from './PlanDialog'
 import { plansList } from './plansList'
@@ -38,18 +34,15 @@ export function PlanFeatures({ plan }: { plan: PlanDto }) {
  */
 export function PlansTab() {
   const { t } = useTranslation()
-  const { search, setSearch, term } = useListSearch()
-  const list = useLiveList(plansList, { search: term })
-  const { upsert, remove } = list
-  const crud = useRowCrud<PlanDto>({
+  const { list, crud, term, table, rowActions } = useCrudListScreen(plansList, {
     deletePath: (plan) => `/plans/${plan.id}`,
-    remove,
     deleted: t('plans.deleted'),
     deleteFailed: (err) =>
       err instanceof ApiError && err.code === 'ERR_PLAN_IN_USE'
         ? t('plans.inUse', { count: Number(err.details?.companies ?? 1) })
         : t('plans.deleteFailed'),
   })
+  const { upsert } = list
   const editing = crud.dialog?.id != null ? list.items.find((p) => p.id === crud.dialog?.id) : undefined
 
   const limit = (n: number) =>
@@ -64,13 +57,7 @@ export function PlansTab() {
       <span className="text-muted text-xs">{t('plans.perMonth')}</span>
     </span>
   )
-  const actions = (plan: PlanDto) => (
-    <RowActions
-      name={plan.name}
-      onEdit={() => crud.openEdit(plan.id)}
-      onDelete={() => crud.askDelete(plan)}
-    />
-  )
+  const actions = (plan: PlanDto) => rowActions(plan, plan.name)
   const columns: Column<PlanDto>[] = [
     {
       key: 'name',
@@ -112,57 +99,24 @@ export function PlansTab() {
   )
 
   return (
-    <div className="flex flex-col">
-      <p className="px-5 pt-4 text-muted text-sm">{t('plans.intro')}</p>
-      <div className="flex flex-wrap items-center gap-2 border-border border-b p-3 sm:px-5">
-        <SearchInput
-          wrapperClassName="min-w-0 flex-1 sm:max-w-sm"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          placeholder={t('plans.search')}
-          aria-label={t('plans.search')}
-        />
-        <Button className="ml-auto" icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-          {t('plans.add')}
-        </Button>
-      </div>
-      <DataTable
-        className="max-h-[65vh]"
-        label={t('plans.tab')}
-        rows={list.items}
-        rowKey={(p) => p.id}
-        columns={columns}
-        mobileCard={mobileCard}
-        loading={list.loading}
-        loadingMore={list.loadingMore}
-        error={list.error ? t('common.loadError') : null}
-        onRetry={list.items.length ? list.loadMore : list.reload}
-        hasMore={list.hasMore}
-        onLoadMore={list.loadMore}
-        empty={
-          term ? (
-            <EmptyState icon={<Search />} title={t('plans.emptySearchTitle')}>
-              {t('plans.emptySearch', { term })}
-            </EmptyState>
-          ) : (
-            <EmptyState
-              icon={<Layers />}
-              title={t('plans.emptyTitle')}
-              action={
-                <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-                  {t('plans.add')}
-                </Button>
-              }
-            >
-              {t('plans.emptyText')}
-            </EmptyState>
-          )
-        }
-      />
+    <LiveListTab
+      intro={t('plans.intro')}
+      {...table}
+      searchLabel={t('plans.search')}
+      add={{ label: t('plans.add'), onClick: crud.openAdd }}
+      className="max-h-[65vh]"
+      label={t('plans.tab')}
+      rowKey={(p) => p.id}
+      columns={columns}
+      mobileCard={mobileCard}
+      errorText={t('common.loadError')}
+      noMatches={{ title: t('plans.emptySearchTitle'), text: t('plans.emptySearch', { term }) }}
+      empty={{ icon: <Layers />, title: t('plans.emptyTitle'), text: t('plans.emptyText') }}
+    >
       {crud.dialog && (
         <PlanDialog open record={editing} onClose={crud.closeDialog} onSaved={(plan) => upsert(plan)} />
       )}
       {crud.confirmDelete}
-    </div>
+    </LiveListTab>
   )
 }

@@ -18,12 +18,12 @@ import {
   type PromptVoice,
   voiceLabel,
 } from '../../../shared/prompts'
-import { api } from '../../api/client'
+import { FormSkeleton } from '../../components/FormSkeleton'
+import { loadRecord, type RecordDialogProps, saveRecord } from '../../components/recordDialog'
 import { Button } from '../../components/ui/Button'
 import { Field, Input, Textarea } from '../../components/ui/Field'
 import { FormDialog } from '../../components/ui/FormDialog'
 import { Select } from '../../components/ui/Select'
-import { Skeleton } from '../../components/ui/Skeleton'
 import { type FieldErrors, useFormDialog } from '../../components/ui/useFormDialog'
 import { useLiveList } from '../../state/liveList'
 import { queuesList } from '../../state/queues'
@@ -185,17 +185,7 @@ function KeyField({
   )
 }
 
-export function PromptDialog({
-  open,
-  recordId,
-  onClose,
-  onSaved,
-}: {
-  open: boolean
-  recordId?: number
-  onClose: () => void
-  onSaved?: (record: PromptDto) => void
-}) {
+export function PromptDialog({ open, recordId, onClose, onSaved }: RecordDialogProps<PromptDto>) {
   const { t } = useTranslation()
   const creating = recordId == null
   const queues = useLiveList(queuesList, undefined, { enabled: open }).items
@@ -204,13 +194,10 @@ export function PromptDialog({
     onClose,
     onSaved,
     empty: EMPTY_PROMPT,
-    load: creating ? null : (signal) => api.get<PromptDto>(`/prompt/${recordId}`, { signal }).then(formOf),
+    load: loadRecord('/prompt', recordId, formOf),
     loadKey: recordId,
     validate: (v) => validatePrompt(v, t),
-    save: (v) =>
-      creating
-        ? api.post<PromptDto>('/prompt', promptBodyOf(v))
-        : api.put<PromptDto>(`/prompt/${recordId}`, promptBodyOf(v)),
+    save: (v) => saveRecord<PromptDto>('/prompt', recordId, promptBodyOf(v)),
     savedMessage: creating ? t('prompts.created') : t('prompts.saved'),
   })
   const { values, errors, set } = form
@@ -225,13 +212,7 @@ export function PromptDialog({
       onClose={onClose}
       title={creating ? t('prompts.addTitle') : t('prompts.editTitle')}
       size="lg"
-      skeleton={
-        <div className="space-y-4" aria-busy>
-          <Skeleton className="h-10 w-full" />
-          <Skeleton className="h-40 w-full" />
-          <Skeleton className="h-10 w-2/3" />
-        </div>
-      }
+      skeleton={<FormSkeleton bars={['h-10 w-full', 'h-40 w-full', 'h-10 w-2/3']} />}
     >
       <div className="flex flex-col gap-5">
         <div className="grid gap-4 sm:grid-cols-2">

@@ -1,18 +1,14 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { Bot, Lock, Plus } from 'lucide-react'
+import { Bot, Lock } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { planAllows } from '../../../shared/plans'
 import type { PromptDto } from '../../../shared/prompts'
 import { errorMessage } from '../../api/errors'
-import { LiveTableCard } from '../../components/LiveTableCard'
-import { Page } from '../../components/layout/Page'
-import { RowActions } from '../../components/RowActions'
+import { LiveListPage } from '../../components/LiveTableCard'
 import { Badge } from '../../components/ui/Badge'
-import { Button } from '../../components/ui/Button'
 import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
-import { useListSearch, useRowCrud } from '../../components/useListScreen'
-import { useLiveList } from '../../state/liveList'
+import { useCrudListScreen } from '../../components/useListScreen'
 import { currentUser } from '../../state/session'
 import { PromptDialog } from './PromptDialog'
 import { promptsList } from './promptsList'
@@ -63,23 +59,14 @@ export function PromptsPage() {
 
 function PromptsScreen() {
   const { t } = useTranslation()
-  const { search, setSearch, term } = useListSearch()
-  const list = useLiveList(promptsList, { search: term })
-  const { upsert, remove } = list
-  const crud = useRowCrud<PromptDto>({
+  const { list, crud, term, table, rowActions } = useCrudListScreen(promptsList, {
     deletePath: (record) => `/prompt/${record.id}`,
-    remove,
     deleted: t('prompts.deleted'),
     deleteFailed: (err) => `${t('prompts.deleteFailed')}: ${errorMessage(err)}`,
   })
+  const { upsert } = list
 
-  const actions = (record: PromptDto) => (
-    <RowActions
-      name={record.name}
-      onEdit={() => crud.openEdit(record.id)}
-      onDelete={() => crud.askDelete(record)}
-    />
-  )
+  const actions = (record: PromptDto) => rowActions(record, record.name)
 
   const columns: Column<PromptDto>[] = [
     { key: 'name', header: t('prompts.name'), cell: (r) => <NameCell record={r} /> },
@@ -113,40 +100,18 @@ function PromptsScreen() {
   )
 
   return (
-    <Page
+    <LiveListPage
       title={t('prompts.title')}
       subtitle={list.count != null ? t('prompts.count', { count: list.count }) : undefined}
-      actions={
-        <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-          {t('prompts.add')}
-        </Button>
-      }
+      add={{ label: t('prompts.add'), onClick: crud.openAdd }}
+      {...table}
+      searchLabel={t('prompts.search')}
+      noMatches={{ title: t('prompts.emptySearchTitle'), text: t('prompts.emptySearch', { term }) }}
+      rowKey={(r) => r.id}
+      columns={columns}
+      mobileCard={mobileCard}
+      empty={{ icon: <Bot />, title: t('prompts.emptyTitle'), text: t('prompts.emptyText') }}
     >
-      <LiveTableCard
-        list={list}
-        search={search}
-        onSearch={setSearch}
-        searchLabel={t('prompts.search')}
-        term={term}
-        noMatches={{ title: t('prompts.emptySearchTitle'), text: t('prompts.emptySearch', { term }) }}
-        label={t('prompts.title')}
-        rowKey={(r) => r.id}
-        columns={columns}
-        mobileCard={mobileCard}
-        empty={
-          <EmptyState
-            icon={<Bot />}
-            title={t('prompts.emptyTitle')}
-            action={
-              <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-                {t('prompts.add')}
-              </Button>
-            }
-          >
-            {t('prompts.emptyText')}
-          </EmptyState>
-        }
-      />
       {crud.dialog && (
         <PromptDialog
           open
@@ -156,6 +121,6 @@ function PromptsScreen() {
         />
       )}
       {crud.confirmDelete}
-    </Page>
+    </LiveListPage>
   )
 }

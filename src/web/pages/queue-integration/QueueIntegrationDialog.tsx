@@ -24,6 +24,7 @@ import {
 } from '../../../shared/queue-integrations'
 import { api } from '../../api/client'
 import { toastError } from '../../api/errors'
+import { loadRecord, type RecordDialogProps, saveRecord } from '../../components/recordDialog'
 import { Button } from '../../components/ui/Button'
 import { Field, Input, Textarea } from '../../components/ui/Field'
 import { FormDialog } from '../../components/ui/FormDialog'
@@ -152,12 +153,7 @@ export function QueueIntegrationDialog({
   recordId,
   onClose,
   onSaved,
-}: {
-  open: boolean
-  recordId?: number
-  onClose: () => void
-  onSaved?: (record: QueueIntegrationDto) => void
-}) {
+}: RecordDialogProps<QueueIntegrationDto>) {
   const { t } = useTranslation()
   const creating = recordId == null
   const [testing, setTesting] = useState(false)
@@ -166,15 +162,10 @@ export function QueueIntegrationDialog({
     onClose,
     onSaved,
     empty: EMPTY_INTEGRATION,
-    load: creating
-      ? null
-      : (signal) => api.get<QueueIntegrationDto>(`/queueIntegration/${recordId}`, { signal }).then(formOf),
+    load: loadRecord('/queueIntegration', recordId, formOf),
     loadKey: recordId,
     validate: (v) => validateIntegration(v, t),
-    save: (v) =>
-      creating
-        ? api.post<QueueIntegrationDto>('/queueIntegration', integrationBodyOf(v))
-        : api.put<QueueIntegrationDto>(`/queueIntegration/${recordId}`, integrationBodyOf(v)),
+    save: (v) => saveRecord<QueueIntegrationDto>('/queueIntegration', recordId, integrationBodyOf(v)),
     savedMessage: creating ? t('queueIntegrations.created') : t('queueIntegrations.saved'),
   })
   const { values, errors, set } = form

@@ -1,19 +1,16 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { Blocks, Lock, Pencil, Plus, Trash2 } from 'lucide-react'
+import { Blocks, Lock } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
 import { planAllows } from '../../../shared/plans'
 import type { QueueIntegrationDto } from '../../../shared/queue-integrations'
 import { errorMessage } from '../../api/errors'
-import { LiveTableCard } from '../../components/LiveTableCard'
-import { Page } from '../../components/layout/Page'
-import { Button, IconButton } from '../../components/ui/Button'
+import { LiveListPage } from '../../components/LiveTableCard'
 import { EmptyState } from '../../components/ui/EmptyState'
 import { Switch } from '../../components/ui/Switch'
 import type { Column } from '../../components/ui/Table'
-import { useListSearch, useRowCrud } from '../../components/useListScreen'
-import { useLiveList } from '../../state/liveList'
+import { useCrudListScreen } from '../../components/useListScreen'
 import { currentUser } from '../../state/session'
 import { IntegrationLogo } from './IntegrationLogo'
 import { QueueIntegrationDialog } from './QueueIntegrationDialog'
@@ -64,37 +61,15 @@ export function QueueIntegrationsPage() {
 function IntegrationsScreen() {
   const { t } = useTranslation()
   const [editMode, setEditMode] = useState(false)
-  const { search, setSearch, term } = useListSearch()
-  const list = useLiveList(queueIntegrationsList, { search: term })
-  const { upsert, remove } = list
-  const crud = useRowCrud<QueueIntegrationDto>({
+  const { list, crud, term, table, rowActions } = useCrudListScreen(queueIntegrationsList, {
     deletePath: (record) => `/queueIntegration/${record.id}`,
-    remove,
     deleted: t('queueIntegrations.deleted'),
     deleteFailed: (err) => `${t('queueIntegrations.deleteFailed')}: ${errorMessage(err)}`,
   })
+  const { upsert } = list
 
-  const actions = (record: QueueIntegrationDto) => (
-    <div className="flex justify-end gap-0.5">
-      <IconButton
-        size="sm"
-        label={`${t('common.edit')}: ${record.name}`}
-        icon={<Pencil className="size-4" />}
-        onClick={() => crud.openEdit(record.id)}
-        disabled={!editMode}
-        title={editMode ? undefined : t('queueIntegrations.editModeOff')}
-      />
-      <IconButton
-        size="sm"
-        variant="danger-ghost"
-        label={`${t('common.delete')}: ${record.name}`}
-        icon={<Trash2 className="size-4" />}
-        onClick={() => crud.askDelete(record)}
-        disabled={!editMode}
-        title={editMode ? undefined : t('queueIntegrations.editModeOff')}
-      />
-    </div>
-  )
+  const actions = (record: QueueIntegrationDto) =>
+    rowActions(record, record.name, editMode ? undefined : t('queueIntegrations.editModeOff'))
 
   const columns: Column<QueueIntegrationDto>[] = [
     {
@@ -137,46 +112,27 @@ function IntegrationsScreen() {
   )
 
   return (
-    <Page
+    <LiveListPage
       title={t('queueIntegrations.title')}
       subtitle={list.count != null ? t('queueIntegrations.count', { count: list.count }) : undefined}
-      actions={
-        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-          <Switch checked={editMode} onChange={setEditMode} label={t('queueIntegrations.editMode')} />
-          <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-            {t('queueIntegrations.add')}
-          </Button>
-        </div>
-      }
+      actions={<Switch checked={editMode} onChange={setEditMode} label={t('queueIntegrations.editMode')} />}
+      actionsClassName="flex flex-wrap items-center gap-x-4 gap-y-2"
+      add={{ label: t('queueIntegrations.add'), onClick: crud.openAdd }}
+      {...table}
+      searchLabel={t('queueIntegrations.search')}
+      noMatches={{
+        title: t('queueIntegrations.emptySearchTitle'),
+        text: t('queueIntegrations.emptySearch', { term }),
+      }}
+      rowKey={(r) => r.id}
+      columns={columns}
+      mobileCard={mobileCard}
+      empty={{
+        icon: <Blocks />,
+        title: t('queueIntegrations.emptyTitle'),
+        text: t('queueIntegrations.emptyText'),
+      }}
     >
-      <LiveTableCard
-        list={list}
-        search={search}
-        onSearch={setSearch}
-        searchLabel={t('queueIntegrations.search')}
-        term={term}
-        noMatches={{
-          title: t('queueIntegrations.emptySearchTitle'),
-          text: t('queueIntegrations.emptySearch', { term }),
-        }}
-        label={t('queueIntegrations.title')}
-        rowKey={(r) => r.id}
-        columns={columns}
-        mobileCard={mobileCard}
-        empty={
-          <EmptyState
-            icon={<Blocks />}
-            title={t('queueIntegrations.emptyTitle')}
-            action={
-              <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-                {t('queueIntegrations.add')}
-              </Button>
-            }
-          >
-            {t('queueIntegrations.emptyText')}
-          </EmptyState>
-        }
-      />
       {crud.dialog && (
         <QueueIntegrationDialog
           open
@@ -186,6 +142,6 @@ function IntegrationsScreen() {
         />
       )}
       {crud.confirmDelete}
-    </Page>
+    </LiveListPage>
   )
 }

@@ -1,14 +1,13 @@
-import { FileText, Paperclip, X } from 'lucide-react'
-import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { QuickMessageDto } from '../../../shared/api'
 import { quickMessageBody, SHORTCODE_MAX } from '../../../shared/schemas/quick-messages'
 import { ApiError, api } from '../../api/client'
 import { toastError } from '../../api/errors'
-import { Button } from '../../components/ui/Button'
+import { AttachmentPicker } from '../../components/AttachmentField'
+import { FormSkeleton } from '../../components/FormSkeleton'
+import { loadRecord, type RecordDialogProps, saveRecord } from '../../components/recordDialog'
 import { Field, Input, Textarea } from '../../components/ui/Field'
 import { FormDialog } from '../../components/ui/FormDialog'
-import { Skeleton } from '../../components/ui/Skeleton'
 import { Switch } from '../../components/ui/Switch'
 import { type FieldErrors, useFormDialog } from '../../components/ui/useFormDialog'
 import { toast } from '../../state/toast'
@@ -85,10 +84,7 @@ async function saveQuickMessage(
 ): Promise<QuickMessageDto> {
   let saved: QuickMessageDto
   try {
-    saved =
-      id == null
-        ? await api.post<QuickMessageDto>('/quick-messages', quickMessageBodyOf(values))
-        : await api.put<QuickMessageDto>(`/quick-messages/${id}`, quickMessageBodyOf(values))
+    saved = await saveRecord<QuickMessageDto>('/quick-messages', id, quickMessageBodyOf(values))
   } catch (err) {
     throw withShortcodeMessage(err, t)
   }
@@ -108,48 +104,28 @@ async function saveQuickMessage(
   return saved
 }
 
-export function QuickMessageDialog({
-  open,
-  recordId,
-  onClose,
-  onSaved,
-}: {
-  open: boolean
-  recordId?: number
-  onClose: () => void
-  onSaved?: (record: QuickMessageDto) => void
-}) {
+export function QuickMessageDialog({ open, recordId, onClose, onSaved }: RecordDialogProps<QuickMessageDto>) {
   const { t } = useTranslation()
   const creating = recordId == null
-  const fileInput = useRef<HTMLInputElement>(null)
   const form = useFormDialog({
     open,
     onClose,
     onSaved,
     empty: EMPTY_QUICK_MESSAGE,
-    load: creating
-      ? null
-      : (signal) => api.get<QuickMessageDto>(`/quick-messages/${recordId}`, { signal }).then(formOf),
+    load: loadRecord('/quick-messages', recordId, formOf),
     loadKey: recordId,
     validate: (v) => validateQuickMessage(v, t),
     save: (v, initial) => saveQuickMessage(recordId, v, initial, t),
     savedMessage: creating ? t('quickMessages.created') : t('quickMessages.saved'),
   })
   const { values, errors, set } = form
-  const attachedName = values.file?.name ?? values.mediaName
   return (
     <FormDialog
       form={form}
       onClose={onClose}
       title={creating ? t('quickMessages.addTitle') : t('quickMessages.editTitle')}
       size="md"
-      skeleton={
-        <div className="space-y-4" aria-busy>
-          <Skeleton className="h-10 w-full" />
-          <Skeleton className="h-28 w-full" />
-          <Skeleton className="h-10 w-1/2" />
-        </div>
-      }
+      skeleton={<FormSkeleton bars={['h-10 w-full', 'h-28 w-full', 'h-10 w-1/2']} />}
     >
       <div className="flex flex-col gap-5">
         <Field
@@ -170,50 +146,21 @@ export function QuickMessageDialog({
           <Textarea value={values.message} onChange={(e) => set('message', e.target.value)} rows={5} />
         </Field>
         <Field label={t('quickMessages.attachment')} as="group">
-          <div className="flex min-h-10 items-center gap-2">
-            {attachedName ? (
-              <span className="inline-flex min-w-0 items-center gap-2 rounded-lg border border-border bg-surface-2 px-2.5 py-1.5 text-sm">
-                <FileText className="size-4 shrink-0 text-muted" aria-hidden />
-                <span className="truncate" title={attachedName}>
-                  {attachedName}
-                </span>
-                <button
-                  type="button"
-                  onClick={() => {
-                    set('file', null)
-                    set('mediaName', null)
-                  }}
-                  className="flex size-6 shrink-0 items-center justify-center rounded-full text-muted hover:bg-surface-3 hover:text-fg"
-                  aria-label={t('quickMessages.removeAttachment')}
-                  title={t('quickMessages.removeAttachment')}
-                >
-                  <X className="size-3.5" aria-hidden />
-                </button>
-              </span>
-            ) : (
-              <span className="text-muted text-sm">{t('quickMessages.noAttachment')}</span>
-            )}
-            <Button
-              type="button"
-              variant="secondary"
-              size="sm"
-              icon={<Paperclip className="size-4" />}
-              onClick={() => fileInput.current?.click()}
-            >
-              {attachedName ? t('quickMessages.replaceAttachment') : t('quickMessages.attach')}
-            </Button>
-            <input
-              ref={fileInput}
-              type="file"
-              hidden
-              data-testid="quick-message-file"
-              onChange={(e) => {
-                const file = e.target.files?.[0]
-                if (file) set('file', file)
-                e.target.value = ''
-              }}
-            />
-          </div>
+          <AttachmentPicker
+            name={values.file?.name ?? values.mediaName}
+            onPick={(file) => set('file', file)}
+            onRemove={() => {
+              set('file', null)
+              set('mediaName', null)
+            }}
+            labels={{
+              none: t('quickMessages.noAttachment'),
+              attach: t('quickMessages.attach'),
+              replace: t('quickMessages.replaceAttachment'),
+              remove: t('quickMessages.removeAttachment'),
+            }}
+            testId="quick-message-file"
+          />
         </Field>
         <div className="flex flex-col gap-1">
           <Switch

@@ -1,17 +1,12 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { MessageSquarePlus, MessageSquareText, Paperclip, Plus } from 'lucide-react'
+import { MessageSquarePlus, MessageSquareText, Paperclip } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import type { QuickMessageDto } from '../../../shared/api'
 import { errorMessage } from '../../api/errors'
-import { LiveTableCard } from '../../components/LiveTableCard'
-import { Page } from '../../components/layout/Page'
-import { RowActions } from '../../components/RowActions'
+import { LiveListPage } from '../../components/LiveTableCard'
 import { Badge } from '../../components/ui/Badge'
-import { Button } from '../../components/ui/Button'
-import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
-import { useListSearch, useRowCrud } from '../../components/useListScreen'
-import { useLiveList } from '../../state/liveList'
+import { useCrudListScreen } from '../../components/useListScreen'
 import { currentUser } from '../../state/session'
 import { QuickMessageDialog } from './QuickMessageDialog'
 import { quickMessagesList } from './quickMessagesList'
@@ -59,26 +54,17 @@ export function QuickMessagesPage() {
   const { t } = useTranslation()
   const me = currentUser.value
   const isAdmin = me?.profile === 'admin' || !!me?.super
-  const { search, setSearch, term } = useListSearch()
-  const list = useLiveList(quickMessagesList, { search: term })
-  const { upsert, remove } = list
-  const crud = useRowCrud<QuickMessageDto>({
+  const { list, crud, term, table, rowActions } = useCrudListScreen(quickMessagesList, {
     deletePath: (record) => `/quick-messages/${record.id}`,
-    remove,
     deleted: t('quickMessages.deleted'),
     deleteFailed: (err) => `${t('quickMessages.deleteFailed')}: ${errorMessage(err)}`,
   })
+  const { upsert } = list
 
   const mayChange = (record: QuickMessageDto) => isAdmin || record.userId === me?.id
 
   const actions = (record: QuickMessageDto) =>
-    mayChange(record) ? (
-      <RowActions
-        name={`/${record.shortcode}`}
-        onEdit={() => crud.openEdit(record.id)}
-        onDelete={() => crud.askDelete(record)}
-      />
-    ) : null
+    mayChange(record) ? rowActions(record, `/${record.shortcode}`) : null
 
   const columns: Column<QuickMessageDto>[] = [
     {
@@ -112,43 +98,29 @@ export function QuickMessagesPage() {
   )
 
   return (
-    <Page
+    <LiveListPage
       title={t('quickMessages.title')}
       subtitle={list.count != null ? t('quickMessages.count', { count: list.count }) : undefined}
-      actions={
-        <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-          {t('quickMessages.add')}
-        </Button>
-      }
+      add={{
+        label: t('quickMessages.add'),
+        onClick: crud.openAdd,
+        icon: <MessageSquarePlus className="size-4" />,
+      }}
+      {...table}
+      searchLabel={t('quickMessages.search')}
+      noMatches={{
+        title: t('quickMessages.emptySearchTitle'),
+        text: t('quickMessages.emptySearch', { term }),
+      }}
+      rowKey={(record) => record.id}
+      columns={columns}
+      mobileCard={mobileCard}
+      empty={{
+        icon: <MessageSquareText />,
+        title: t('quickMessages.emptyTitle'),
+        text: t('quickMessages.emptyText'),
+      }}
     >
-      <LiveTableCard
-        list={list}
-        search={search}
-        onSearch={setSearch}
-        searchLabel={t('quickMessages.search')}
-        term={term}
-        noMatches={{
-          title: t('quickMessages.emptySearchTitle'),
-          text: t('quickMessages.emptySearch', { term }),
-        }}
-        label={t('quickMessages.title')}
-        rowKey={(record) => record.id}
-        columns={columns}
-        mobileCard={mobileCard}
-        empty={
-          <EmptyState
-            icon={<MessageSquareText />}
-            title={t('quickMessages.emptyTitle')}
-            action={
-              <Button icon={<MessageSquarePlus className="size-4" />} onClick={crud.openAdd}>
-                {t('quickMessages.add')}
-              </Button>
-            }
-          >
-            {t('quickMessages.emptyText')}
-          </EmptyState>
-        }
-      />
       {crud.dialog && (
         <QuickMessageDialog
           open
@@ -158,6 +130,6 @@ export function QuickMessagesPage() {
         />
       )}
       {crud.confirmDelete}
-    </Page>
+    </LiveListPage>
   )
 }

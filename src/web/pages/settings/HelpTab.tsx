@@ -1,4 +1,4 @@
-import { LifeBuoy, Plus, Search } from 'lucide-react'
+import { LifeBuoy } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import {
   HELP_DESCRIPTION_MAX,
@@ -9,17 +9,13 @@ import {
 } from '../../../shared/helps'
 import { ApiError, api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
-import { RowActions } from '../../components/RowActions'
-import { Button } from '../../components/ui/Button'
-import { EmptyState } from '../../components/ui/EmptyState'
-import { Field, Input, SearchInput, Textarea } from '../../components/ui/Field'
+import { LiveListTab } from '../../components/LiveTableCard'
+import { Field, Input, Textarea } from '../../components/ui/Field'
 import { FormDialog } from '../../components/ui/FormDialog'
 import type { Column } from '../../components/ui/Table'
-import { DataTable } from '../../components/ui/Table'
 import { type FieldErrors, useFormDialog } from '../../components/ui/useFormDialog'
-import { useListSearch, useRowCrud } from '../../components/useListScreen'
+import { useCrudListScreen } from '../../components/useListScreen'
 import { cn } from '../../lib/cn'
-import { useLiveList } from '../../state/liveList'
 import { toast } from '../../state/toast'
 import { HelpThumbnail } from '../helps/HelpThumbnail'
 import { helpsList } from '../helps/helpsList'
@@ -143,24 +139,15 @@ export function HelpDialog({
  */
 export function HelpTab() {
   const { t } = useTranslation()
-  const { search, setSearch, term } = useListSearch()
-  const list = useLiveList(helpsList, { search: term })
-  const { upsert, remove } = list
-  const crud = useRowCrud<HelpDto>({
+  const { list, crud, term, table, rowActions } = useCrudListScreen(helpsList, {
     deletePath: (help) => `/helps/${help.id}`,
-    remove,
     deleted: t('helps.deleted'),
     deleteFailed: () => t('helps.deleteFailed'),
   })
+  const { upsert } = list
   const editing = crud.dialog?.id != null ? list.items.find((h) => h.id === crud.dialog?.id) : undefined
 
-  const actions = (help: HelpDto) => (
-    <RowActions
-      name={help.title}
-      onEdit={() => crud.openEdit(help.id)}
-      onDelete={() => crud.askDelete(help)}
-    />
-  )
+  const actions = (help: HelpDto) => rowActions(help, help.title)
   const titleCell = (help: HelpDto) => (
     <div className="min-w-0">
       <div className="truncate font-medium text-fg text-sm">{help.title}</div>
@@ -202,57 +189,24 @@ export function HelpTab() {
   )
 
   return (
-    <div className="flex flex-col">
-      <p className="px-5 pt-4 text-muted text-sm">{t('helps.tabIntro')}</p>
-      <div className="flex flex-wrap items-center gap-2 border-border border-b p-3 sm:px-5">
-        <SearchInput
-          wrapperClassName="min-w-0 flex-1 sm:max-w-sm"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          placeholder={t('helps.search')}
-          aria-label={t('helps.search')}
-        />
-        <Button className="ml-auto" icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-          {t('helps.add')}
-        </Button>
-      </div>
-      <DataTable
-        className="max-h-[60vh]"
-        label={t('helps.tab')}
-        rows={list.items}
-        rowKey={(h) => h.id}
-        columns={columns}
-        mobileCard={mobileCard}
-        loading={list.loading}
-        loadingMore={list.loadingMore}
-        error={list.error ? t('common.loadError') : null}
-        onRetry={list.items.length ? list.loadMore : list.reload}
-        hasMore={list.hasMore}
-        onLoadMore={list.loadMore}
-        empty={
-          term ? (
-            <EmptyState icon={<Search />} title={t('helps.emptySearchTitle')}>
-              {t('helps.emptySearch', { term })}
-            </EmptyState>
-          ) : (
-            <EmptyState
-              icon={<LifeBuoy />}
-              title={t('helps.emptyTabTitle')}
-              action={
-                <Button icon={<Plus className="size-4" />} onClick={crud.openAdd}>
-                  {t('helps.add')}
-                </Button>
-              }
-            >
-              {t('helps.emptyTabText')}
-            </EmptyState>
-          )
-        }
-      />
+    <LiveListTab
+      intro={t('helps.tabIntro')}
+      {...table}
+      searchLabel={t('helps.search')}
+      add={{ label: t('helps.add'), onClick: crud.openAdd }}
+      className="max-h-[60vh]"
+      label={t('helps.tab')}
+      rowKey={(h) => h.id}
+      columns={columns}
+      mobileCard={mobileCard}
+      errorText={t('common.loadError')}
+      noMatches={{ title: t('helps.emptySearchTitle'), text: t('helps.emptySearch', { term }) }}
+      empty={{ icon: <LifeBuoy />, title: t('helps.emptyTabTitle'), text: t('helps.emptyTabText') }}
+    >
       {crud.dialog && (
         <HelpDialog open record={editing} onClose={crud.closeDialog} onSaved={(help) => upsert(help)} />
       )}
       {crud.confirmDelete}
-    </div>
+    </LiveListTab>
   )
 }

@@ -1,5 +1,5 @@
 import { type } from 'arktype'
-import { AlertCircle, Check, MessageCircle, RefreshCw } from 'lucide-react'
+import { Check, MessageCircle, RefreshCw } from 'lucide-react'
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router-dom'
@@ -14,6 +14,7 @@ import { schemaErrors } from '../../components/ui/schemaErrors'
 import { cn } from '../../lib/cn'
 import { toast } from '../../state/toast'
 import { AuthLayout } from '../login/AuthLayout'
+import { AuthError, AuthFooter, AuthSubmit, CodeInput } from '../login/AuthParts'
 import { formatBrl } from '../plans/money'
 import { PasswordInput } from './PasswordInput'
 
@@ -263,15 +264,7 @@ export function SignupPage() {
   return (
     <AuthLayout title={t('signup.title')} subtitle={t('signup.subtitle')}>
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-        {error && (
-          <div
-            role="alert"
-            className="flex gap-2.5 rounded-lg border border-danger/30 bg-danger-soft px-3 py-2.5 text-on-danger-soft text-sm"
-          >
-            <AlertCircle className="mt-px size-4 shrink-0" aria-hidden />
-            <span>{error}</span>
-          </div>
-        )}
+        {error && <AuthError message={error} />}
         <Field label={t('signup.name')} error={errors.name}>
           <Input
             name="name"
@@ -329,16 +322,7 @@ export function SignupPage() {
         <div className="flex flex-col gap-2 rounded-lg bg-surface-2 p-3">
           <Field label={t('signup.code')} error={errors.code}>
             <div className="flex gap-2">
-              <Input
-                name="code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                placeholder="000000"
-                value={values.code}
-                onChange={(e) => set('code', e.target.value.replace(/\D/g, ''))}
-                className="min-w-0 font-medium tabular-nums tracking-[0.3em]"
-              />
+              <CodeInput value={values.code} onChange={(code) => set('code', code)} className="min-w-0" />
               <Button
                 variant="secondary"
                 onClick={requestCode}
@@ -358,16 +342,14 @@ export function SignupPage() {
             <p className="text-[12.5px] text-muted">{t('signup.codeHint')}</p>
           )}
         </div>
-        <Button type="submit" size="lg" loading={busy} className="w-full">
-          {t('signup.submit')}
-        </Button>
+        <AuthSubmit busy={busy}>{t('signup.submit')}</AuthSubmit>
       </form>
-      <p className="mt-6 border-border border-t pt-5 text-center text-muted text-sm">
+      <AuthFooter>
         {t('signup.haveAccount')}{' '}
         <Link to="/login" className="font-medium text-link hover:underline">
           {t('signup.toLogin')}
         </Link>
-      </p>
+      </AuthFooter>
     </AuthLayout>
   )
 }

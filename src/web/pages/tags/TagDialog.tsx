@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next'
 import type { TagDto } from '../../../shared/api'
 import { tagBody } from '../../../shared/schemas/tags'
-import { api } from '../../api/client'
+import { FormSkeleton } from '../../components/FormSkeleton'
+import { loadRecord, saveRecord } from '../../components/recordDialog'
 import { Field, Input } from '../../components/ui/Field'
 import { FormDialog } from '../../components/ui/FormDialog'
-import { Skeleton } from '../../components/ui/Skeleton'
 import { Switch } from '../../components/ui/Switch'
 import { schemaErrors } from '../../components/ui/schemaErrors'
 import { useFormDialog } from '../../components/ui/useFormDialog'
@@ -57,11 +57,10 @@ export function TagDialog({
     onClose,
     onSaved,
     empty: lane ? LANE_TAG : EMPTY_TAG,
-    load: creating ? null : (signal) => api.get<TagDto>(`/tags/${tagId}`, { signal }).then(formOf),
+    load: loadRecord('/tags', tagId, formOf),
     loadKey: tagId,
     validate: (v) => validateTag(v, t),
-    save: (v) =>
-      creating ? api.post<TagDto>('/tags', tagBodyOf(v)) : api.put<TagDto>(`/tags/${tagId}`, tagBodyOf(v)),
+    save: (v) => saveRecord<TagDto>('/tags', tagId, tagBodyOf(v)),
     savedMessage: creating ? t('tags.created') : t('tags.saved'),
     codeFields: { ERR_TAG_NAME_ALREADY_EXISTS: 'name' },
   })
@@ -72,12 +71,7 @@ export function TagDialog({
       onClose={onClose}
       title={creating ? t('tags.addTitle') : t('tags.editTitle')}
       size="sm"
-      skeleton={
-        <div className="space-y-4" aria-busy>
-          <Skeleton className="h-10 w-full" />
-          <Skeleton className="h-24 w-full" />
-        </div>
-      }
+      skeleton={<FormSkeleton bars={['h-10 w-full', 'h-24 w-full']} />}
     >
       <div className="flex flex-col gap-5">
         <Field label={t('tags.name')} error={errors.name} required>

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router-dom'
 import type { TicketDto } from '../../../shared/api'
-import { cn } from '../../lib/cn'
+import { SplitView } from '../../components/layout/SplitView'
 import { useIsPhone } from '../../lib/useMediaQuery'
 import { openTicketRef } from '../../state/notifications'
 import { Conversation } from './conversation/Conversation'
@@ -68,51 +68,31 @@ export function TicketsPage() {
     navigate('/tickets')
   }, [navigate])
 
-  const showList = !phone || phoneTab === 'list'
-  const showTicket = !phone || phoneTab === 'ticket'
-
   return (
     <div className="flex min-h-0 flex-1 flex-col" data-testid="tickets-page">
-      {phone && (
-        <div
-          role="tablist"
-          aria-label={t('ticketList.screen')}
-          className="flex shrink-0 border-border border-b bg-surface"
-        >
-          {(['ticket', 'list'] as const).map((key) => (
-            <button
-              key={key}
-              type="button"
-              role="tab"
-              aria-selected={phoneTab === key}
-              onClick={() => setPhoneTab(key)}
-              className={cn(
-                'h-11 flex-1 border-b-2 font-medium text-sm transition-colors duration-150',
-                phoneTab === key ? 'border-brand text-fg' : 'border-transparent text-muted',
-              )}
-            >
-              {key === 'ticket' ? t('ticketList.phoneTabs.ticket') : t('ticketList.phoneTabs.list')}
-            </button>
-          ))}
-        </div>
-      )}
-      <div className="grid min-h-0 flex-1 grid-cols-1 sm:grid-cols-[minmax(300px,4fr)_8fr] lg:grid-cols-[minmax(360px,4fr)_8fr]">
-        <div className={cn('min-h-0 flex-col border-border sm:border-r', showList ? 'flex' : 'hidden')}>
+      <SplitView
+        phone={phone}
+        label={t('ticketList.screen')}
+        tabs={[
+          { key: 'ticket', label: t('ticketList.phoneTabs.ticket') },
+          { key: 'list', label: t('ticketList.phoneTabs.list') },
+        ]}
+        tab={phoneTab}
+        onTab={setPhoneTab}
+        listTab="list"
+        className="sm:grid-cols-[minmax(300px,4fr)_8fr] lg:grid-cols-[minmax(360px,4fr)_8fr]"
+        list={
           <TicketsManager
             selected={selected}
             onOpen={openTicket}
             onAccepted={openTicket}
             onNewTicket={() => setCreating(true)}
           />
-        </div>
-        <div className={cn('min-h-0 min-w-0 flex-col', showTicket ? 'flex' : 'hidden')}>
-          {ticketId ? (
-            <Conversation key={ticketId} ticketId={ticketId} onClosed={closeTicket} />
-          ) : (
-            <NoTicket />
-          )}
-        </div>
-      </div>
+        }
+        detail={
+          ticketId ? <Conversation key={ticketId} ticketId={ticketId} onClosed={closeTicket} /> : <NoTicket />
+        }
+      />
       <NewTicketDialog open={creating} onClose={() => setCreating(false)} onOpenTicket={openTicket} />
     </div>
   )
