@@ -350,4 +350,43 @@ describe('bot dispatcher', () => {
     await write(t, 'quero comprar')
     expect(webhook.turns.map((x) => x.text)).toEqual(['quero comprar'])
   })
+  test('a bot given to a queue later takes its waiting tickets at once, with no restart', async () => {
+    const webhook = scriptedBot('webhook')
+    const h = await createHarness({ sandbox: true })
+    h.clock.set(MONDAY_10)
+    const bot = startChatbot(h.deps)
+    const admin = await h.as(h.a.admin)
+    const integration = (
+      await admin.post('/queueIntegration', {
+        type: 'webhook',
+        name: 'Gancho',
+        urlN8N: 'http://127.0.0.1:9/x',
+      })
+    ).body as { id: number }
+    const sales = h.makeQueue(h.a.id, { name: 'Vendas', orderQueue: 1 })
+    const support = h.makeQueue(h.a.id, { name: 'Suporte', orderQueue: 2 })
+    const conn = (
+      await admin.post('/whatsapp', {
+        name: 'Atendimento',
+        provider: 'sandbox',
+        greetingMessage: 'Escolha:',
+        queueIds: [sales.id, support.id],
+      })
+    ).body as { id: number }
+    await admin.post(`/sandbox/connections/${conn.id}/pair`)
+    const t = { h, admin, bot, dispatcher: botDispatcherOf(h.deps), conn } as unknown as T
+    await write(t, 'Oi')
+    await write(t, '1')
+    expect(ticketOf(h)).toMatchObject({ queueId: sales.id, status: 'pending' })
+    await write(t, 'alguém aí?')
+    expect(webhook.turns).toEqual([])
+    const saved = await admin.put(`/queue/${sales.id}`, {
+      name: 'Vendas',
+      color: sales.color,
+      integrationId: integration.id,
+    })
+    expect(saved.status).toBe(200)
+    await write(t, 'quero comprar')
+    expect(webhook.turns.map((x) => x.text)).toEqual(['quero comprar'])
+  })
 })

@@ -18,3 +18,11 @@ export function finishedOf(deps: Pick<Deps, 'sqlite'>): Set<number> {
 export function forgetFinished(deps: Pick<Deps, 'sqlite'>, ticketId: number) {
   finished.get(deps.sqlite)?.delete(ticketId)
 }
+
+/**
+ * Forgets every ticket whose bot was done: a queue or connection was just given a bot (an integration or a
+ * prompt), and the tickets waiting in it must reach that bot with their next message, not after a restart.
+ */
+export function forgetAllFinished(deps: Pick<Deps, 'sqlite'>) {
+  finished.get(deps.sqlite)?.clear()
+}

@@ -9,6 +9,7 @@ import type { DB } from '../../db/client'
 import { queues, users, type WhatsappRow, whatsappQueues, whatsapps } from '../../db/schema'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
+import { forgetAllFinished } from '../chatbot/finished'
 import { assertWithinPlanLimit } from '../plans/limits'
 import { promptExists } from '../prompts/service'
 import { integrationExists } from '../queue-integrations/service'
@@ -229,6 +230,9 @@ export function updateConnection(ctx: Ctx, connectionId: number, input: UpdateCo
       .returning()
       .get()
     if (queueIds) setQueues(tx, connectionId, queueIds)
+    // A bot given to the connection takes its waiting tickets with their next message (chatbot/finished.ts).
+    if (updated.integrationId !== current.integrationId || updated.promptId !== current.promptId)
+      events.afterCommit(() => forgetAllFinished(ctx))
     publish(ctx, events, updated, 'update')
     return updated
   })

@@ -11,6 +11,7 @@ import type { DB } from '../../db/client'
 import { files, type QueueRow, queueOptions, queues, userQueues } from '../../db/schema'
 import { mediaFilePath } from '../../media/store'
 import { channel, rooms } from '../../realtime/rooms'
+import { forgetAllFinished } from '../chatbot/finished'
 import { assertWithinPlanLimit } from '../plans/limits'
 import { promptExists } from '../prompts/service'
 import { integrationExists } from '../queue-integrations/service'
@@ -136,7 +137,7 @@ export function createQueue(ctx: Ctx, input: QueueInput): QueueDto {
 export function updateQueue(ctx: Ctx, queueId: number, input: QueueInput): QueueDto {
   const { companyId } = ctx.actor
   return transact(ctx, (tx, events) => {
-    getQueueRowInCompany(tx, companyId, queueId)
+    const before = getQueueRowInCompany(tx, companyId, queueId)
     assertUnique(tx, companyId, input, queueId)
     const row = tx
       .update(queues)
@@ -144,6 +145,9 @@ export function updateQueue(ctx: Ctx, queueId: number, input: QueueInput): Queue
       .where(eq(queues.id, queueId))
       .returning()
       .get()
+    // A bot given to the queue takes the tickets already waiting in it with their next message.
+    if (row.integrationId !== before.integrationId || row.promptId !== before.promptId)
+      events.afterCommit(() => forgetAllFinished(ctx))
     const queue = toQueueDto(row)
     events.publish(rooms.company(companyId), channel(companyId, 'queue'), { action: 'update', queue })
     return queue
