@@ -20,10 +20,12 @@ import {
   artifactsDir,
   type Balcao,
   type Browser,
+  horizontalOverflow,
   launchPage,
   pairedSandbox,
   signIn,
   startBalcao,
+  useDarkTheme,
 } from './support'
 
 const PASSWORD = 'Campanha-123'
@@ -289,18 +291,8 @@ describe('contact list import and a campaign in a browser (sandbox)', () => {
     await p.getByTestId('campaign-delivered').getByText(`${VALID.length} de ${VALID.length}`).waitFor({
       timeout: 10_000,
     })
-    if ((await p.locator('html.dark').count()) === 0) await p.getByTestId('theme-toggle').click()
-    await p.locator('html.dark').waitFor({ state: 'attached' })
-    const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-    if (overflow > 0)
-      console.log(
-        await p.evaluate(() =>
-          [...document.querySelectorAll('body *')]
-            .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-            .slice(0, 8)
-            .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
-        ),
-      )
+    await useDarkTheme(p)
+    const overflow = await horizontalOverflow(p)
     expect(overflow).toBeLessThanOrEqual(0)
     await Bun.sleep(400) // the colours' 150 ms transition
     await shot(p, 'report-phone-dark')

@@ -14,10 +14,12 @@ import {
   artifactsDir,
   type Balcao,
   type Browser,
+  horizontalOverflow,
   launchPage,
   pairedSandbox,
   signIn,
   startBalcao,
+  useDarkTheme,
 } from './support'
 
 const CUSTOMER = { from: '5511977776666', name: 'Bruno Kanban' }
@@ -149,19 +151,9 @@ describe('the Kanban board in a browser (sandbox)', () => {
     await signIn(p, server.url, { email: PHONE.email, password: PASSWORD })
     await p.goto(`${server.url}/kanban`)
     await p.getByText(CUSTOMER.name).first().waitFor({ timeout: 10_000 })
-    if ((await p.locator('html.dark').count()) === 0) await p.getByTestId('theme-toggle').click()
-    await p.locator('html.dark').waitFor({ state: 'attached' })
+    await useDarkTheme(p)
     // Nothing wider than the screen but the lanes' own scroller.
-    const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-    if (overflow > 0)
-      console.log(
-        await p.evaluate(() =>
-          [...document.querySelectorAll('body *')]
-            .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-            .slice(0, 8)
-            .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
-        ),
-      )
+    const overflow = await horizontalOverflow(p)
     expect(overflow).toBeLessThanOrEqual(0)
     await Bun.sleep(400) // the colours' 150 ms transition
     await shot(p, 'phone-dark')

@@ -229,3 +229,27 @@ export async function pairedSandbox(api: Api, body: Record<string, unknown> = {}
   await api(`/sandbox/connections/${id}/pair`, { body: {} })
   return id
 }
+
+/** Switches the page to the dark theme (if it is not already) and waits for it. */
+export async function useDarkTheme(page: Page): Promise<void> {
+  if ((await page.locator('html.dark').count()) === 0) await page.getByTestId('theme-toggle').click()
+  await page.locator('html.dark').waitFor({ state: 'attached' })
+}
+
+/**
+ * How far the page is wider than the screen (0 or less: nothing overflows). When something does, the first
+ * elements sticking out are logged, to say which.
+ */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  if (overflow > 0)
+    console.log(
+      await page.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+          .slice(0, 8)
+          .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+      ),
+    )
+  return overflow
+}
