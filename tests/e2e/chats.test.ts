@@ -51,6 +51,17 @@ afterAll(async () => {
   await server?.stop()
 })
 
+/** Sent: the composer is cleared (until then it holds the same text, and getByText would match it too). */
+async function composerCleared(page: Page) {
+  await page.waitForFunction(
+    () =>
+      (document.querySelector('[data-testid="chat-pane"] textarea') as HTMLTextAreaElement | null)?.value ===
+      '',
+    undefined,
+    { timeout: 5_000 },
+  )
+}
+
 describe('internal chat in two browsers', () => {
   test('A creates a chat with B (after the dialog refuses an empty one) and writes', async () => {
     expect(await chatsLink(bruna).getByTestId('menu-badge').count()).toBe(0)
@@ -75,15 +86,8 @@ describe('internal chat in two browsers', () => {
     await box.press('Enter')
     await box.fill('Bruna, você cobre o sábado?')
     await box.press('Enter')
+    await composerCleared(ana)
     await pane.getByText('Bruna, você cobre o sábado?').waitFor()
-    // The live event may show the message before the send's answer clears the box.
-    await ana.waitForFunction(
-      () =>
-        (document.querySelector('[data-testid="chat-pane"] textarea') as HTMLTextAreaElement | null)
-          ?.value === '',
-      undefined,
-      { timeout: 5_000 },
-    )
     expect(await box.inputValue()).toBe('')
     await shot(ana, 'a-sent')
   }, 30_000)
@@ -116,6 +120,7 @@ describe('internal chat in two browsers', () => {
     await box.press('Shift+Enter')
     await box.pressSequentially('Até sábado.')
     await box.press('Enter')
+    await composerCleared(bruna)
     await pane.getByText(/Cubro sim!/).waitFor()
     await shot(bruna, 'b-replied')
 
