@@ -1,6 +1,18 @@
 import { integer, primaryKey, sqliteTable } from 'drizzle-orm/sqlite-core'
 import { companies } from './companies'
 
+/** What both tables sum (a function: each table needs its own column builders). */
+function ticketSums() {
+  return {
+    created: integer('created').notNull().default(0),
+    waits: integer('waits').notNull().default(0),
+    waitMs: integer('wait_ms').notNull().default(0),
+    closes: integer('closes').notNull().default(0),
+    services: integer('services').notNull().default(0),
+    serviceMs: integer('service_ms').notNull().default(0),
+  }
+}
+
 /**
  * The dashboard's figures, summed per company, quarter of an hour (`bucket` = epoch ms / 900,000) and user, kept
  * by a trigger on `ticket_events` (migration `dashboard`) so they are exact by construction and a 90-day range
@@ -22,12 +34,7 @@ export const dashboardStats = sqliteTable(
     bucket: integer('bucket').notNull(),
     /** 0: no user (the system, an API token). */
     userId: integer('user_id').notNull(),
-    created: integer('created').notNull().default(0),
-    waits: integer('waits').notNull().default(0),
-    waitMs: integer('wait_ms').notNull().default(0),
-    closes: integer('closes').notNull().default(0),
-    services: integer('services').notNull().default(0),
-    serviceMs: integer('service_ms').notNull().default(0),
+    ...ticketSums(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.bucket, t.userId] })],
 )
@@ -45,12 +52,7 @@ export const dashboardDays = sqliteTable(
       .references(() => companies.id, { onDelete: 'cascade' }),
     day: integer('day').notNull(),
     userId: integer('user_id').notNull(),
-    created: integer('created').notNull().default(0),
-    waits: integer('waits').notNull().default(0),
-    waitMs: integer('wait_ms').notNull().default(0),
-    closes: integer('closes').notNull().default(0),
-    services: integer('services').notNull().default(0),
-    serviceMs: integer('service_ms').notNull().default(0),
+    ...ticketSums(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.day, t.userId] })],
 )
