@@ -317,8 +317,8 @@ describe('bot dispatcher', () => {
     expect(ticketOf(t.h)).toMatchObject({ status: 'pending', queueId: t.queue.id, chatbot: 0 })
   })
 
-  test('the menu moving a ticket to a queue with a bot: the bot takes the next message', async () => {
-    const webhook = scriptedBot('webhook')
+  /** A connection whose menu offers two queues, Vendas (1) and a second one (2) with the webhook when asked. */
+  async function menuOfTwo(secondHasBot: boolean) {
     const h = await createHarness({ sandbox: true })
     h.clock.set(MONDAY_10)
     const bot = startChatbot(h.deps)
@@ -331,50 +331,39 @@ describe('bot dispatcher', () => {
       })
     ).body as { id: number }
     const sales = h.makeQueue(h.a.id, { name: 'Vendas', orderQueue: 1 })
-    const robot = h.makeQueue(h.a.id, { name: 'Robô', orderQueue: 2, integrationId: integration.id })
+    const second = h.makeQueue(h.a.id, {
+      name: 'Robô',
+      orderQueue: 2,
+      integrationId: secondHasBot ? integration.id : null,
+    })
     const conn = (
       await admin.post('/whatsapp', {
         name: 'Atendimento',
         provider: 'sandbox',
         greetingMessage: 'Escolha:',
-        queueIds: [sales.id, robot.id],
+        queueIds: [sales.id, second.id],
       })
     ).body as { id: number }
     await admin.post(`/sandbox/connections/${conn.id}/pair`)
     const t = { h, admin, bot, dispatcher: botDispatcherOf(h.deps), conn } as unknown as T
+    return { t, h, admin, integration, sales, second }
+  }
+
+  test('the menu moving a ticket to a queue with a bot: the bot takes the next message', async () => {
+    const webhook = scriptedBot('webhook')
+    const { t, h, second } = await menuOfTwo(true)
     await write(t, 'Oi')
     expect(received(t)[0]).toContain('Escolha:')
     await write(t, '2')
-    expect(ticketOf(h)).toMatchObject({ queueId: robot.id, status: 'pending' })
+    expect(ticketOf(h)).toMatchObject({ queueId: second.id, status: 'pending' })
     expect(webhook.turns).toEqual([])
     await write(t, 'quero comprar')
     expect(webhook.turns.map((x) => x.text)).toEqual(['quero comprar'])
   })
+
   test('a bot given to a queue later takes its waiting tickets at once, with no restart', async () => {
     const webhook = scriptedBot('webhook')
-    const h = await createHarness({ sandbox: true })
-    h.clock.set(MONDAY_10)
-    const bot = startChatbot(h.deps)
-    const admin = await h.as(h.a.admin)
-    const integration = (
-      await admin.post('/queueIntegration', {
-        type: 'webhook',
-        name: 'Gancho',
-        urlN8N: 'http://127.0.0.1:9/x',
-      })
-    ).body as { id: number }
-    const sales = h.makeQueue(h.a.id, { name: 'Vendas', orderQueue: 1 })
-    const support = h.makeQueue(h.a.id, { name: 'Suporte', orderQueue: 2 })
-    const conn = (
-      await admin.post('/whatsapp', {
-        name: 'Atendimento',
-        provider: 'sandbox',
-        greetingMessage: 'Escolha:',
-        queueIds: [sales.id, support.id],
-      })
-    ).body as { id: number }
-    await admin.post(`/sandbox/connections/${conn.id}/pair`)
-    const t = { h, admin, bot, dispatcher: botDispatcherOf(h.deps), conn } as unknown as T
+    const { t, h, admin, integration, sales } = await menuOfTwo(false)
     await write(t, 'Oi')
     await write(t, '1')
     expect(ticketOf(h)).toMatchObject({ queueId: sales.id, status: 'pending' })
