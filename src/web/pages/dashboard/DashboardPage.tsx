@@ -57,6 +57,8 @@ export function Duration({ minutes }: { minutes: number | null }) {
   return <>{t('dashboard.duration', durationParts(minutes))}</>
 }
 
+type StatTone = 'neutral' | 'brand' | 'success' | 'warning'
+
 function StatCard({
   icon,
   label,
@@ -69,7 +71,7 @@ function StatCard({
   label: string
   value: ReactNode
   detail?: ReactNode
-  tone?: 'neutral' | 'brand' | 'success' | 'warning'
+  tone?: StatTone
   testId: string
 }) {
   const tones = {
@@ -105,76 +107,57 @@ function StatCard({
   )
 }
 
+/** Each indicator card's test id and its label key under `dashboard.cards`. */
+const CARD_LABELS = {
+  'in-service': 'inService',
+  waiting: 'waiting',
+  online: 'online',
+  finished: 'finished',
+  sent: 'sent',
+  received: 'received',
+  leads: 'leads',
+  'avg-service': 'avgService',
+  'avg-wait': 'avgWait',
+} as const
+
 function Indicators({ data }: { data: DashboardView }) {
   const { t, i18n } = useTranslation()
   const n = (v: number) => v.toLocaleString(i18n.language)
   const c = data.counters
+  const cards: [keyof typeof CARD_LABELS, ReactNode, ReactNode, StatTone?, string?][] = [
+    ['in-service', <Inbox key="i" />, n(c.supportHappening), 'brand'],
+    ['waiting', <Hourglass key="i" />, n(c.supportPending), 'warning'],
+    [
+      'online',
+      <Users key="i" />,
+      n(c.onlineAttendants),
+      'success',
+      t('dashboard.cards.onlineOf', { total: n(c.totalAttendants) }),
+    ],
+    ['finished', <CheckCircle2 key="i" />, n(c.supportFinished), 'success'],
+    ['sent', <MessageSquareShare key="i" />, n(data.sent)],
+    ['received', <MessageSquareReply key="i" />, n(data.received)],
+    ['leads', <UserPlus key="i" />, n(data.leads), 'brand'],
+    ['avg-service', <Timer key="i" />, <Duration key="v" minutes={c.avgSupportTime} />],
+    ['avg-wait', <Clock key="i" />, <Duration key="v" minutes={c.avgWaitTime} />],
+  ]
   return (
     <div className="flex flex-col gap-4">
       <ul
         aria-label={t('dashboard.tabs.indicators')}
         className="grid grid-cols-2 gap-2 sm:gap-3 lg:grid-cols-3"
       >
-        <StatCard
-          testId="card-in-service"
-          icon={<Inbox />}
-          tone="brand"
-          label={t('dashboard.cards.inService')}
-          value={n(c.supportHappening)}
-        />
-        <StatCard
-          testId="card-waiting"
-          icon={<Hourglass />}
-          tone="warning"
-          label={t('dashboard.cards.waiting')}
-          value={n(c.supportPending)}
-        />
-        <StatCard
-          testId="card-online"
-          icon={<Users />}
-          tone="success"
-          label={t('dashboard.cards.online')}
-          value={n(c.onlineAttendants)}
-          detail={t('dashboard.cards.onlineOf', { total: n(c.totalAttendants) })}
-        />
-        <StatCard
-          testId="card-finished"
-          icon={<CheckCircle2 />}
-          tone="success"
-          label={t('dashboard.cards.finished')}
-          value={n(c.supportFinished)}
-        />
-        <StatCard
-          testId="card-sent"
-          icon={<MessageSquareShare />}
-          label={t('dashboard.cards.sent')}
-          value={n(data.sent)}
-        />
-        <StatCard
-          testId="card-received"
-          icon={<MessageSquareReply />}
-          label={t('dashboard.cards.received')}
-          value={n(data.received)}
-        />
-        <StatCard
-          testId="card-leads"
-          icon={<UserPlus />}
-          tone="brand"
-          label={t('dashboard.cards.leads')}
-          value={n(data.leads)}
-        />
-        <StatCard
-          testId="card-avg-service"
-          icon={<Timer />}
-          label={t('dashboard.cards.avgService')}
-          value={<Duration minutes={c.avgSupportTime} />}
-        />
-        <StatCard
-          testId="card-avg-wait"
-          icon={<Clock />}
-          label={t('dashboard.cards.avgWait')}
-          value={<Duration minutes={c.avgWaitTime} />}
-        />
+        {cards.map(([key, icon, value, tone, detail]) => (
+          <StatCard
+            key={key}
+            testId={`card-${key}`}
+            icon={icon}
+            tone={tone}
+            label={t(`dashboard.cards.${CARD_LABELS[key]}`)}
+            value={value}
+            detail={detail}
+          />
+        ))}
       </ul>
       <HourChart hours={data.ticketsByHour} />
     </div>
