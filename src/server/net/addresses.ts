@@ -24,7 +24,12 @@ export type AddressKind =
   | 'reserved'
 
 /** The kinds `BALCAO_ALLOW_PRIVATE_URLS=1` opens (a model server on the same host or network). Link-local stays shut: it is where cloud metadata answers. */
-export const PRIVATE_KINDS: ReadonlySet<AddressKind> = new Set(['loopback', 'private', 'shared', 'unique-local'])
+export const PRIVATE_KINDS: ReadonlySet<AddressKind> = new Set([
+  'loopback',
+  'private',
+  'shared',
+  'unique-local',
+])
 
 function ipv4Bytes(text: string): number[] | null {
   const parts = text.split('.')
@@ -107,7 +112,8 @@ function classifyV6(b: number[]): AddressKind {
   if (zeros(0, 10) && ((b[10] === 0xff && b[11] === 0xff) || (b[10] === 0 && b[11] === 0)))
     return classifyV4(b.slice(12))
   // NAT64 64:ff9b::/96 reaches the IPv4 address it embeds
-  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return classifyV4(b.slice(12))
+  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12))
+    return classifyV4(b.slice(12))
   // 6to4 2002::/16 embeds an IPv4 address in its next 32 bits
   if (b[0] === 0x20 && b[1] === 0x02) return classifyV4(b.slice(2, 6))
   if (b[0] === 0xff) return 'multicast'

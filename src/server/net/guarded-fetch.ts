@@ -97,7 +97,10 @@ async function resolve(hostname: string, signal: AbortSignal | undefined): Promi
     found = await untilAborted(lookup(hostname, { all: true }), signal)
   } catch (err) {
     if (signal?.aborted) throw abortReason(signal)
-    throw new OutboundError('the host name does not resolve', `${hostname}: ${(err as Error)?.message ?? err}`)
+    throw new OutboundError(
+      'the host name does not resolve',
+      `${hostname}: ${(err as Error)?.message ?? err}`,
+    )
   }
   if (!found.length) throw new OutboundError('the host name does not resolve', `${hostname}: no address`)
   // IPv4 first: many servers have no IPv6 route out
@@ -106,7 +109,13 @@ async function resolve(hostname: string, signal: AbortSignal | undefined): Promi
     .map(({ address }) => ({ address, kind: classifyAddress(address) }))
 }
 
-const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ConnectionRefused', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT'])
+const CONNECT_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ConnectionRefused',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+])
 
 async function readBounded(res: Response, limit: number, what: string): Promise<Uint8Array> {
   const declared = Number(res.headers.get('content-length'))
@@ -174,7 +183,10 @@ export async function guardedFetch(
     throw new OutboundError('refused address: the URL points to a private or reserved network', detail, true)
   }
   const headers: Record<string, string> = { ...init.headers, host: target.host }
-  if ((target.username || target.password) && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization'))
+  if (
+    (target.username || target.password) &&
+    !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')
+  )
     headers.authorization = `Basic ${btoa(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`)}`
   const literal = ipBytes(target.hostname.replace(/^\[|\]$/g, '')) != null
   let res: Response | undefined
@@ -205,7 +217,10 @@ export async function guardedFetch(
   if (!res) {
     const e = lastError as { code?: string; name?: string; message?: string } | undefined
     if (e?.name === 'TimeoutError') throw new OutboundError('timed out', `${what}: ${e.message}`)
-    throw new OutboundError('unreachable', `${what}: ${e?.code ?? ''} ${e?.message ?? String(lastError)}`.trim())
+    throw new OutboundError(
+      'unreachable',
+      `${what}: ${e?.code ?? ''} ${e?.message ?? String(lastError)}`.trim(),
+    )
   }
   if (res.status >= 300 && res.status < 400) {
     await res.body?.cancel().catch(() => {})

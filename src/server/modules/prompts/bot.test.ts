@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { asksForPerson, HANDOFF_REPLY } from '../../../shared/prompts'
 import type { Deps } from '../../context'
-import { createHarness, type Harness } from '../../test/harness'
+import { createHarness, type Harness, LOCAL_FAKES_ENV } from '../../test/harness'
 import { botDispatcherOf, registerBot } from '../bots/dispatch'
 import type { BotTurn } from '../bots/types'
 import { startChatbot } from '../chatbot'
@@ -35,7 +35,7 @@ async function waitFor(check: () => boolean, what: string) {
 
 /** A prompt of company A (through the API) and a pending ticket with a conversation. */
 async function setup(baseUrl: string, fields: Record<string, unknown> = {}) {
-  const h = await createHarness()
+  const h = await createHarness({ env: LOCAL_FAKES_ENV })
   const admin = await h.as(h.a.admin)
   const queue = h.makeQueue(h.a.id, { name: 'Padaria' })
   const prompt = await admin.post('/prompt', {
@@ -107,7 +107,7 @@ describe('prompt bot', () => {
     const id = s.say('Olá')
     const deps = {
       ...s.h.deps,
-      env: { BALCAO_AI_BASE_URL: `${fake.baseUrl}/`, BALCAO_AI_MODEL: 'padrao' },
+      env: { ...LOCAL_FAKES_ENV, BALCAO_AI_BASE_URL: `${fake.baseUrl}/`, BALCAO_AI_MODEL: 'padrao' },
     } as Deps
     expect(await promptBot.answer(deps, turnOf(s, id, 'Olá'), signal())).toEqual({
       replies: [{ body: 'ok' }],
@@ -224,7 +224,7 @@ describe('prompt bot through the dispatcher (sandbox)', () => {
   async function live(chat: Parameters<typeof startOpenAiFake>[0]) {
     undo.push(registerBot('prompt', promptBot))
     const fake = track(startOpenAiFake(chat))
-    const h = await createHarness({ sandbox: true })
+    const h = await createHarness({ sandbox: true, env: LOCAL_FAKES_ENV })
     h.clock.set(MONDAY_10)
     const bot = startChatbot(h.deps)
     botDispatcherOf(h.deps)
