@@ -151,6 +151,15 @@ async function readBounded(res: Response, limit: number, what: string): Promise<
   return all
 }
 
+/** A URL's user or password as typed (the URL keeps them percent-encoded); a bad escape stays as it is. */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    return part
+  }
+}
+
 /**
  * One request to a URL a tenant (or WhatsApp) gave, under the rules of this file's comment. Resolves with the
  * answer whatever its status (the caller judges it; `answerError` words a refusal); rejects with an
@@ -187,7 +196,7 @@ export async function guardedFetch(
     (target.username || target.password) &&
     !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')
   )
-    headers.authorization = `Basic ${btoa(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`)}`
+    headers.authorization = `Basic ${Buffer.from(`${decoded(target.username)}:${decoded(target.password)}`).toString('base64')}`
   const literal = ipBytes(target.hostname.replace(/^\[|\]$/g, '')) != null
   let res: Response | undefined
   let lastError: unknown

@@ -260,4 +260,24 @@ describe('outbound requests a tenant controls (SSRF)', () => {
     expect(res.text()).toBe('ok')
     expect(hosts).toEqual([`localhost:${server.port}`])
   })
+
+  test('credentials in the URL become Basic authorization; the URL sent carries none', async () => {
+    const seen: { auth: string | null; url: string }[] = []
+    const server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch(req) {
+        seen.push({ auth: req.headers.get('authorization'), url: req.url })
+        return new Response('ok')
+      },
+    })
+    stops.push(() => server.stop(true))
+    const h = await createHarness()
+    const deps = { ...h.deps, env: { BALCAO_ALLOW_PRIVATE_URLS: '1' } }
+    await guardedFetch(deps, `http://n8n:s%C3%AAnha@127.0.0.1:${server.port}/hook`)
+    await guardedFetch(deps, `http://x:%zz@127.0.0.1:${server.port}/hook`)
+    expect(seen[0]!.auth).toBe(`Basic ${Buffer.from('n8n:sênha').toString('base64')}`)
+    expect(seen[1]!.auth).toBe(`Basic ${Buffer.from('x:%zz').toString('base64')}`)
+    expect(seen.every((s) => !s.url.includes('@'))).toBe(true)
+  })
 })
