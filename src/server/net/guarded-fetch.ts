@@ -212,7 +212,7 @@ export async function guardedFetch(
         body: init.body,
         signal: init.signal,
         redirect: 'manual',
-        // a pooled connection was opened for another name's TLS session: never share one
+        // pooled connections are keyed by the IP: one opened for another name's TLS session must not serve this one
         keepalive: false,
         ...(target.protocol === 'https:' && !literal ? { tls: { serverName: target.hostname } } : {}),
       } as RequestInit)
