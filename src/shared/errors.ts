@@ -127,6 +127,12 @@ export const ERROR_STATUS = {
   ERR_AI_NOT_CONFIGURED: 400,
   /** The AI endpoint refused, failed or did not answer in time (the reason is given). */
   ERR_AI_REQUEST_FAILED: 502,
+  /**
+   * A URL a tenant gave (AI base URL, webhook, n8n, Typebot, a service account's token URI) points to a loopback,
+   * private, link-local or reserved address, which the server does not call (BALCAO_ALLOW_PRIVATE_URLS opens the
+   * private ones), or is not http(s).
+   */
+  ERR_URL_NOT_ALLOWED: 400,
   /** An upload whose type is not on the media allow-list. */
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
   /** Messages are sent (and edited) only on an open ticket. */

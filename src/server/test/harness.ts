@@ -29,7 +29,12 @@ let counter = 0
  * admin, and two tenant companies (A and B), each with an admin and an attendant.
  */
 export async function createHarness(
-  options: { sandbox?: boolean; providers?: Partial<Record<'beta' | 'sandbox', ChannelProvider>> } = {},
+  options: {
+    sandbox?: boolean
+    providers?: Partial<Record<'beta' | 'sandbox', ChannelProvider>>
+    /** The environment `deps.env` starts with (empty by default). */
+    env?: Record<string, string>
+  } = {},
 ) {
   const { db, sqlite } = openDatabase(':memory:')
   runMigrations(db)
@@ -60,7 +65,7 @@ export async function createHarness(
     ),
     operatorToken: 'operator-test-token',
     sandboxNetwork,
-    env: {},
+    env: { ...options.env },
   }
   const app = createApp(deps)
   // The inbound pipeline (channel sink, search indexer, media downloads), as serve.ts starts it.
@@ -237,3 +242,6 @@ export async function createHarness(
 }
 
 export type Harness = Awaited<ReturnType<typeof createHarness>>
+
+/** For tests whose fake servers listen on 127.0.0.1: the guarded fetch refuses loopback unless the operator allows it. */
+export const LOCAL_FAKES_ENV = { BALCAO_ALLOW_PRIVATE_URLS: '1' }

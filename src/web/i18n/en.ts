@@ -828,6 +828,7 @@ export const en: Resources = {
     ERR_NO_PROMPT_FOUND: 'No prompt found with this ID.',
     ERR_AI_NOT_CONFIGURED: 'Add an AI prompt with an API key to use transcription.',
     ERR_AI_REQUEST_FAILED: 'The AI service did not answer. Try again.',
+    ERR_URL_NOT_ALLOWED: 'The address points to a private or reserved network and cannot be used.',
     ERR_WAPP_INVALID_CONTACT: 'This is not a valid WhatsApp number.',
     ERR_NO_SETTING_FOUND: 'No setting found with this ID.',
     ERR_EMAIL_ALREADY_EXISTS: 'A user with this email already exists.',

@@ -842,6 +842,7 @@ export const es: Resources = {
     ERR_NO_PROMPT_FOUND: 'Ningún prompt encontrado con este ID.',
     ERR_AI_NOT_CONFIGURED: 'Registre un prompt de IA con la clave de la API para usar la transcripción.',
     ERR_AI_REQUEST_FAILED: 'El servicio de IA no respondió. Inténtelo de nuevo.',
+    ERR_URL_NOT_ALLOWED: 'La dirección apunta a una red privada o reservada y no se puede usar.',
     ERR_WAPP_INVALID_CONTACT: 'Este no es un número de WhatsApp válido.',
     ERR_NO_SETTING_FOUND: 'No se encontró ninguna configuración con este ID.',
     ERR_EMAIL_ALREADY_EXISTS: 'Ya existe un usuario con este correo.',

@@ -834,6 +834,7 @@ export const pt = {
     ERR_NO_PROMPT_FOUND: 'Nenhum prompt encontrado com este ID.',
     ERR_AI_NOT_CONFIGURED: 'Cadastre um prompt de IA com a chave da API para usar a transcrição.',
     ERR_AI_REQUEST_FAILED: 'O serviço de IA não respondeu. Tente novamente.',
+    ERR_URL_NOT_ALLOWED: 'O endereço aponta para uma rede privada ou reservada e não pode ser usado.',
     ERR_WAPP_INVALID_CONTACT: 'Este não é um número de WhatsApp válido.',
     ERR_NO_SETTING_FOUND: 'Nenhuma configuração encontrada com este ID.',
     ERR_EMAIL_ALREADY_EXISTS: 'Já existe um usuário com este e-mail.',

@@ -18,13 +18,17 @@
  * as outbound messages of the system (each in its own transaction, `delayMs` apart), sent by the outbound
  * sender in order; then its action: `handoff` stops the bot (the ticket waits for an attendant in its queue),
  * `close` closes the ticket, `transfer` moves it to a queue of the same company. A failure, a timeout or a bad
- * answer never reaches the customer: it is logged, the bot stops, and the ticket waits in its queue. Before each
- * write the ticket is read again: once an attendant accepted it (open, or a user set), the bot stops.
+ * answer never reaches the customer: it is logged, the bot stops, and the ticket waits in its queue. A
+ * connection's AI prompt answers tickets that have no queue yet: when it fails or hands off, the ticket moves to
+ * the connection's first queue (menu order), where attendants look for it. Before each write the ticket is read
+ * again: once an attendant accepted it (open, or a user set), the bot stops.
  */
 import type { Database } from 'bun:sqlite'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
+import type { DB } from '../../db/client'
 import { stmt } from '../../db/statements'
+import type { EventBuffer } from '../../realtime/hub'
 import { moveTicket, systemCtx } from '../chatbot/apply'
 import { type BotTicket, loadBotTicket } from '../chatbot/context'
 import { afterOutboundCommit, writeOutboundMessages } from '../messages/outbound'
@@ -229,7 +233,9 @@ export class BotDispatcher {
         return { replies: [], fallback: true, reason: 'no answer' }
       return answer
     } catch (err) {
-      return { replies: [], fallback: true, reason: (err as Error)?.message ?? String(err) }
+      // `detail` (the guarded fetch's, the AI client's) says what the remote server answered: the log may read it
+      const e = err as { message?: string; detail?: string } | null
+      return { replies: [], fallback: true, reason: e?.detail ?? e?.message ?? String(err) }
     } finally {
       this.deps.clock.clearTimeout(timer)
       timedOut.catch(() => {})
@@ -247,6 +253,28 @@ export class BotDispatcher {
       return null
     }
     return { ticket, session }
+  }
+
+  /**
+   * A connection's prompt giving a ticket without a queue up to a person: the ticket goes to the connection's
+   * first queue (menu order), pending, so it shows where attendants work rather than nowhere.
+   */
+  private toFirstQueue(target: BotTarget, tx: DB, events: EventBuffer, ticket: BotTicket) {
+    if (target.kind !== 'prompt' || ticket.queueId != null || ticket.whatsappId == null) return
+    const first = stmt<{ id: number }, [number, number]>(
+      this.deps.sqlite,
+      `SELECT q.id FROM whatsapp_queues wq JOIN queues q ON q.id = wq.queue_id
+        WHERE wq.whatsapp_id = ? AND q.company_id = ? ORDER BY q.order_queue, q.id LIMIT 1`,
+    ).get(ticket.whatsappId, ticket.companyId)
+    if (first)
+      moveTicket(
+        this.deps,
+        tx,
+        events,
+        ticket,
+        { status: 'pending', queueId: first.id, userId: null },
+        'transferred',
+      )
   }
 
   private async run(target: BotTarget, turn: BotTurn): Promise<void> {
@@ -273,9 +301,11 @@ export class BotDispatcher {
         botId: target.botId,
         reason: answer.reason ?? 'fallback',
       })
-      transact(deps, () => {
-        if (this.current(target, turn.ticketId))
-          setBotSessionStatus(deps.sqlite, turn.ticketId, 'handedOff', deps.clock.now())
+      transact(deps, (tx, events) => {
+        const now = this.current(target, turn.ticketId)
+        if (!now) return
+        setBotSessionStatus(deps.sqlite, turn.ticketId, 'handedOff', deps.clock.now())
+        this.toFirstQueue(target, tx, events, now.ticket)
       })
       return
     }
@@ -343,6 +373,7 @@ export class BotDispatcher {
           })
       } else if (answer.action === 'handoff') {
         setBotSessionStatus(deps.sqlite, ticket.id, 'handedOff', at)
+        this.toFirstQueue(target, tx, events, ticket)
       }
     })
   }

@@ -15,6 +15,7 @@ import type { Deps } from '../../context'
 import { transact } from '../../context'
 import { signedMediaUrl } from '../../media/sign'
 import { mediaFilePath, storeMedia } from '../../media/store'
+import { guardedFetch } from '../../net/guarded-fetch'
 import {
   CONTACT_ROW_COLUMNS,
   contactRowInCompany,
@@ -32,17 +33,23 @@ const MAX_PICTURE_BYTES = 2 * 1024 * 1024
 
 export type ImageFetcher = (url: string) => Promise<{ bytes: Uint8Array; mime: string } | null>
 
-/** Downloads a picture WhatsApp gave the URL of: https only, an image, at most 2 MB, 10 s. */
-export const fetchImage: ImageFetcher = async (url) => {
+/**
+ * Downloads a picture WhatsApp gave the URL of: https only, an image, at most 2 MB, 10 s, through the guarded
+ * fetch (the URL comes from outside: no private address, no redirect).
+ */
+export async function fetchImage(
+  deps: Pick<Deps, 'env' | 'log'>,
+  url: string,
+): Promise<{ bytes: Uint8Array; mime: string } | null> {
   if (!/^https:\/\//i.test(url)) return null
-  const res = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: 'follow' })
+  const res = await guardedFetch(deps, url, {
+    signal: AbortSignal.timeout(10_000),
+    maxBytes: MAX_PICTURE_BYTES,
+  })
   if (!res.ok) return null
   const mime = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
   if (!/^image\/(jpeg|png|webp)$/.test(mime)) return null
-  const declared = Number(res.headers.get('content-length') ?? 0)
-  if (declared > MAX_PICTURE_BYTES) return null
-  const bytes = new Uint8Array(await res.arrayBuffer())
-  return bytes.byteLength > MAX_PICTURE_BYTES ? null : { bytes, mime }
+  return { bytes: res.bytes, mime }
 }
 
 /** Contacts whose picture is being asked for right now, per server: a burst of messages asks once. */
@@ -136,7 +143,7 @@ export async function refreshProfilePicture(
     let next = ''
     if (url?.startsWith('data:image/')) next = url
     else if (url) {
-      const image = await (options.fetch ?? fetchImage)(url)
+      const image = await (options.fetch ? options.fetch(url) : fetchImage(deps, url))
       if (!image) return
       const file =
         previousFile && sameBytes(previousPath, image.bytes)

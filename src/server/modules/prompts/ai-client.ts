@@ -2,17 +2,25 @@
  * An OpenAI-compatible client: `POST {baseUrl}/chat/completions` and `POST {baseUrl}/audio/transcriptions`
  * with `Authorization: Bearer <apiKey>`, so the hosted API and a local server (Ollama, LM Studio, vLLM…) both
  * work. Each call stops at its own timeout (on `deps.clock`) or when the caller's signal fires, whichever comes
- * first. A refusal, a timeout or an answer of the wrong shape throws `AiRequestError` with a short reason
- * (never the key).
+ * first. Requests go through the guarded fetch (net/guarded-fetch.ts): the base URL is a tenant's. A refusal, a
+ * timeout or an answer of the wrong shape throws `AiRequestError` with a short, generic reason (never the key,
+ * never what the endpoint wrote: that is in `detail`, for the log).
  */
 import { DEFAULT_AI_BASE_URL, DEFAULT_AI_MODEL, DEFAULT_TRANSCRIBE_MODEL } from '../../../shared/prompts'
 import type { Deps } from '../../context'
+import { answerError, type GuardedAnswer, guardedFetch, OutboundError } from '../../net/guarded-fetch'
 
 /** How long one request to the AI endpoint may take. */
 export const AI_TIMEOUT_MS = 30_000
 
 export class AiRequestError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** What happened, the endpoint's answer included: for the log, never the client. */
+    readonly detail: string = message,
+    /** The base URL's address may not be reached (a configuration error). */
+    readonly refused = false,
+  ) {
     super(message)
     this.name = 'AiRequestError'
   }
@@ -42,7 +50,7 @@ export type CallOptions = { signal?: AbortSignal; timeoutMs?: number }
 
 /** Runs `fn` with a signal that fires at the timeout or with the caller's; the error says which. */
 async function withTimeout<T>(
-  deps: Pick<Deps, 'clock'>,
+  deps: Pick<Deps, 'clock' | 'env' | 'log'>,
   options: CallOptions,
   fn: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
@@ -68,7 +76,9 @@ async function withTimeout<T>(
   } catch (err) {
     if (err instanceof AiRequestError) throw err
     if (signal.aborted) throw reasonOf()
-    throw new AiRequestError(`could not reach the AI endpoint: ${(err as Error)?.message ?? String(err)}`)
+    if (err instanceof OutboundError)
+      throw new AiRequestError(`the AI endpoint: ${err.message}`, err.detail, err.refused)
+    throw new AiRequestError('the AI endpoint is unreachable', (err as Error)?.message ?? String(err))
   } finally {
     deps.clock.clearTimeout(timer)
     if (onAbort) signal.removeEventListener('abort', onAbort)
@@ -79,29 +89,16 @@ function headersOf(apiKey: string): Record<string, string> {
   return apiKey ? { authorization: `Bearer ${apiKey}` } : {}
 }
 
-/**
- * The answer's error text, if it carries one (`{ error: { message } }` or `{ error: '…' }`), cut short and with
- * the key taken out should the server echo it.
- */
-async function refusal(res: Response, apiKey: string): Promise<string> {
-  const text = await res.text().catch(() => '')
-  let detail = ''
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string }
-    detail =
-      typeof body.error === 'string'
-        ? body.error
-        : typeof body.error?.message === 'string'
-          ? body.error.message
-          : ''
-  } catch {}
-  if (apiKey) detail = detail.split(apiKey).join('…')
-  return `the AI endpoint answered ${res.status}${detail ? `: ${detail.slice(0, 200)}` : ''}`
+/** A refusal (not 2xx): its status class for the client; the status and the body (the key taken out) for the log. */
+function refusal(res: GuardedAnswer, apiKey: string): AiRequestError {
+  const error = answerError('the AI endpoint', res)
+  const detail = apiKey ? error.detail.split(apiKey).join('…') : error.detail
+  return new AiRequestError(error.message, detail)
 }
 
-async function jsonOf(res: Response): Promise<unknown> {
+function jsonOf(res: GuardedAnswer): unknown {
   try {
-    return await res.json()
+    return JSON.parse(res.text())
   } catch {
     throw new AiRequestError('the AI endpoint did not answer JSON')
   }
@@ -109,13 +106,13 @@ async function jsonOf(res: Response): Promise<unknown> {
 
 /** `POST {baseUrl}/chat/completions`: the first choice's text, trimmed ('' when the model said nothing). */
 export async function chatCompletion(
-  deps: Pick<Deps, 'clock'>,
+  deps: Pick<Deps, 'clock' | 'env' | 'log'>,
   endpoint: AiEndpoint,
   request: { messages: ChatMessage[]; maxTokens: number; temperature: number },
   options: CallOptions = {},
 ): Promise<string> {
   return withTimeout(deps, options, async (signal) => {
-    const res = await fetch(`${endpoint.baseUrl}/chat/completions`, {
+    const res = await guardedFetch(deps, `${endpoint.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headersOf(endpoint.apiKey) },
       body: JSON.stringify({
@@ -126,8 +123,8 @@ export async function chatCompletion(
       }),
       signal,
     })
-    if (!res.ok) throw new AiRequestError(await refusal(res, endpoint.apiKey))
-    const body = (await jsonOf(res)) as { choices?: { message?: { content?: unknown } }[] } | null
+    if (!res.ok) throw refusal(res, endpoint.apiKey)
+    const body = jsonOf(res) as { choices?: { message?: { content?: unknown } }[] } | null
     const content = body?.choices?.[0]?.message?.content
     if (typeof content !== 'string') throw new AiRequestError('the AI endpoint answered without a message')
     return content.trim()
@@ -136,7 +133,7 @@ export async function chatCompletion(
 
 /** `POST {baseUrl}/audio/transcriptions` (multipart `file` and `model`): the text, trimmed. */
 export async function transcribeAudio(
-  deps: Pick<Deps, 'clock'>,
+  deps: Pick<Deps, 'clock' | 'env' | 'log'>,
   endpoint: AiEndpoint,
   audio: { bytes: Uint8Array; name: string; mime: string },
   options: CallOptions = {},
@@ -145,14 +142,14 @@ export async function transcribeAudio(
     const form = new FormData()
     form.append('file', new File([new Uint8Array(audio.bytes)], audio.name, { type: audio.mime }))
     form.append('model', endpoint.model)
-    const res = await fetch(`${endpoint.baseUrl}/audio/transcriptions`, {
+    const res = await guardedFetch(deps, `${endpoint.baseUrl}/audio/transcriptions`, {
       method: 'POST',
       headers: headersOf(endpoint.apiKey),
       body: form,
       signal,
     })
-    if (!res.ok) throw new AiRequestError(await refusal(res, endpoint.apiKey))
-    const body = (await jsonOf(res)) as { text?: unknown } | null
+    if (!res.ok) throw refusal(res, endpoint.apiKey)
+    const body = jsonOf(res) as { text?: unknown } | null
     const text = body?.text
     if (typeof text !== 'string') throw new AiRequestError('the AI endpoint answered without a text')
     return text.trim()

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { asksForPerson, HANDOFF_REPLY } from '../../../shared/prompts'
 import type { Deps } from '../../context'
-import { createHarness, type Harness } from '../../test/harness'
+import { createHarness, type Harness, LOCAL_FAKES_ENV } from '../../test/harness'
 import { botDispatcherOf, registerBot } from '../bots/dispatch'
 import type { BotTurn } from '../bots/types'
 import { startChatbot } from '../chatbot'
@@ -35,7 +35,7 @@ async function waitFor(check: () => boolean, what: string) {
 
 /** A prompt of company A (through the API) and a pending ticket with a conversation. */
 async function setup(baseUrl: string, fields: Record<string, unknown> = {}) {
-  const h = await createHarness()
+  const h = await createHarness({ env: LOCAL_FAKES_ENV })
   const admin = await h.as(h.a.admin)
   const queue = h.makeQueue(h.a.id, { name: 'Padaria' })
   const prompt = await admin.post('/prompt', {
@@ -107,7 +107,7 @@ describe('prompt bot', () => {
     const id = s.say('Olá')
     const deps = {
       ...s.h.deps,
-      env: { BALCAO_AI_BASE_URL: `${fake.baseUrl}/`, BALCAO_AI_MODEL: 'padrao' },
+      env: { ...LOCAL_FAKES_ENV, BALCAO_AI_BASE_URL: `${fake.baseUrl}/`, BALCAO_AI_MODEL: 'padrao' },
     } as Deps
     expect(await promptBot.answer(deps, turnOf(s, id, 'Olá'), signal())).toEqual({
       replies: [{ body: 'ok' }],
@@ -224,7 +224,7 @@ describe('prompt bot through the dispatcher (sandbox)', () => {
   async function live(chat: Parameters<typeof startOpenAiFake>[0]) {
     undo.push(registerBot('prompt', promptBot))
     const fake = track(startOpenAiFake(chat))
-    const h = await createHarness({ sandbox: true })
+    const h = await createHarness({ sandbox: true, env: LOCAL_FAKES_ENV })
     h.clock.set(MONDAY_10)
     const bot = startChatbot(h.deps)
     botDispatcherOf(h.deps)
@@ -286,6 +286,90 @@ describe('prompt bot through the dispatcher (sandbox)', () => {
     await t.write('alô?')
     expect(t.received()).toHaveLength(3)
     expect(t.fake.chats).toHaveLength(2)
+  })
+
+  /**
+   * A prompt of the connection itself, on a connection whose menu offers two queues (so its tickets open without
+   * one): Suporte comes first in the menu's order although it was made second.
+   */
+  async function connectionPrompt(chat: Parameters<typeof startOpenAiFake>[0]) {
+    undo.push(registerBot('prompt', promptBot))
+    const fake = track(startOpenAiFake(chat))
+    const h = await createHarness({ sandbox: true, env: LOCAL_FAKES_ENV })
+    h.clock.set(MONDAY_10)
+    const bot = startChatbot(h.deps)
+    const dispatcher = botDispatcherOf(h.deps)
+    const admin = await h.as(h.a.admin)
+    const sales = h.makeQueue(h.a.id, { name: 'Vendas', orderQueue: 2 })
+    const support = h.makeQueue(h.a.id, { name: 'Suporte', orderQueue: 1 })
+    const prompt = await admin.post('/prompt', {
+      name: 'IA',
+      prompt: SYSTEM,
+      queueId: sales.id,
+      apiKey: KEY,
+      baseUrl: fake.baseUrl,
+    })
+    const conn = (
+      await admin.post('/whatsapp', {
+        name: 'Atendimento',
+        provider: 'sandbox',
+        greetingMessage: 'Olá! Escolha:',
+        queueIds: [sales.id, support.id],
+        promptId: prompt.body.id,
+      })
+    ).body as { id: number; promptId: number | null }
+    expect(conn.promptId).toBe(prompt.body.id)
+    await admin.post(`/sandbox/connections/${conn.id}/pair`)
+    const write = async (body: string) => {
+      await h.deps.sandboxNetwork!.inject(conn.id, { from: '5511988887777', name: 'Maria', body })
+      for (let i = 0; i < 20; i++) {
+        await bot.runner.idle()
+        await Bun.sleep(5)
+        await h.clock.tick(1)
+      }
+    }
+    const received = () => h.deps.sandboxNetwork!.outbound(conn.id).map((o) => o.body)
+    return { h, fake, write, received, support, dispatcher }
+  }
+
+  test("the connection's prompt failing: the ticket waits in the connection's first queue, for a person", async () => {
+    const t = await connectionPrompt({ chat: () => new Response('boom', { status: 500 }) })
+    const events = t.h.recordEvents()
+    await t.write('Oi')
+    await t.dispatcher.idle()
+    expect(t.fake.chats).toHaveLength(1)
+    expect(t.received()).toEqual([])
+    expect(ticketOf(t.h)).toMatchObject({ status: 'pending', queueId: t.support.id, userId: null })
+    // the attendants of that queue hear of it
+    expect(
+      events.some(
+        (e) => e.event.endsWith('-ticket') && e.room === `company:${t.h.a.id}:queue:${t.support.id}`,
+      ),
+    ).toBe(true)
+    // the bot stays quiet afterwards: the next message waits for the attendant too
+    await t.write('alô?')
+    expect(t.fake.chats).toHaveLength(1)
+    expect(t.received()).toEqual([])
+  })
+
+  test("the customer asking the connection's prompt for a person: the ticket waits in the first queue", async () => {
+    const t = await connectionPrompt({ chat: () => 'Olá!' })
+    await t.write('quero falar com um atendente')
+    await t.dispatcher.idle()
+    expect(t.received()).toEqual([HANDOFF_REPLY])
+    expect(t.fake.chats).toHaveLength(0)
+    expect(ticketOf(t.h)).toMatchObject({ status: 'pending', queueId: t.support.id, userId: null })
+  })
+
+  test("the connection's prompt timing out: the ticket waits in the connection's first queue", async () => {
+    const t = await connectionPrompt({ chat: () => 'hang' })
+    await t.write('Oi')
+    expect(t.fake.chats).toHaveLength(1)
+    expect(ticketOf(t.h)).toMatchObject({ status: 'pending', queueId: null })
+    await t.h.clock.tick(30_000)
+    await t.dispatcher.idle()
+    expect(t.received()).toEqual([])
+    expect(ticketOf(t.h)).toMatchObject({ status: 'pending', queueId: t.support.id, userId: null })
   })
 
   test('an error of the endpoint sends nothing; the ticket waits in its queue', async () => {

@@ -14,7 +14,7 @@ import { asksForPerson, HANDOFF_REPLY } from '../../../shared/prompts'
 import type { Deps } from '../../context'
 import { stmt } from '../../db/statements'
 import type { BotAnswer, BotTurn, ExternalBot } from '../bots/types'
-import { AI_TIMEOUT_MS, type ChatMessage, chatCompletion, endpointOf } from './ai-client'
+import { AI_TIMEOUT_MS, AiRequestError, type ChatMessage, chatCompletion, endpointOf } from './ai-client'
 import { promptConfig } from './service'
 
 type HistoryRow = { fromMe: number; body: string; transcription: string | null }
@@ -82,7 +82,7 @@ export function makePromptBot(options: PromptBotOptions = {}): ExternalBot {
         deps.log.warn('prompt bot: no answer from the AI endpoint', {
           ticketId: turn.ticketId,
           promptId: prompt.id,
-          error: (err as Error)?.message ?? String(err),
+          error: err instanceof AiRequestError ? err.detail : ((err as Error)?.message ?? String(err)),
         })
         return { replies: [], fallback: true }
       }

@@ -2,8 +2,9 @@
  * Audio transcription through the company's AI endpoint (`POST {baseUrl}/audio/transcriptions`, model
  * BALCAO_AI_TRANSCRIBE_MODEL, default whisper-1) with the key of a prompt of the company: the one the ticket's
  * queue names, else one made for that queue, else the company's first with a key (service.ts,
- * `transcriptionPrompt`). None is ERR_AI_NOT_CONFIGURED (400); a refusal or no answer within 30 s is
- * ERR_AI_REQUEST_FAILED (502) with the reason.
+ * `transcriptionPrompt`). None is ERR_AI_NOT_CONFIGURED (400); a base URL whose address the server may not reach
+ * is ERR_URL_NOT_ALLOWED (400); a refusal or no answer within 30 s is ERR_AI_REQUEST_FAILED (502) with a generic
+ * reason (the status class, timed out, unreachable): what the endpoint wrote goes to the log only.
  *
  * - `POST /test/audio` (spec 1): a multipart audio file (`audio`, `file` or `medias`) -> `{ text }`.
  * - `POST /messages/{id}/transcribe`: a received voice note or audio the user may see; the text is kept on the
@@ -30,7 +31,7 @@ const notConfigured = () =>
   )
 
 async function transcribe(
-  deps: Pick<Deps, 'sqlite' | 'secrets' | 'clock' | 'env'>,
+  deps: Pick<Deps, 'sqlite' | 'secrets' | 'clock' | 'env' | 'log'>,
   companyId: number,
   queueId: number | null,
   audio: { bytes: Uint8Array; name: string; mime: string },
@@ -42,8 +43,18 @@ async function transcribe(
   try {
     return await transcribeAudio(deps, endpoint, audio, { timeoutMs: options.timeoutMs ?? AI_TIMEOUT_MS })
   } catch (err) {
-    const reason = err instanceof AiRequestError ? err.message : 'unknown error'
-    throw new AppError('ERR_AI_REQUEST_FAILED', `The transcription failed: ${reason}`)
+    const known = err instanceof AiRequestError
+    deps.log.warn('transcription failed', {
+      companyId,
+      promptId: prompt.id,
+      error: known ? err.detail : String((err as Error)?.message ?? err),
+    })
+    if (known && err.refused)
+      throw new AppError('ERR_URL_NOT_ALLOWED', `The prompt's base URL may not be reached: ${err.message}`)
+    throw new AppError(
+      'ERR_AI_REQUEST_FAILED',
+      `The transcription failed: ${known ? err.message : 'unknown error'}`,
+    )
   }
 }
 

@@ -3,13 +3,15 @@
  * grant signed RS256 with its private key; cached until shortly before it expires), then `detectIntent` under
  * `BALCAO_DIALOGFLOW_BASE_URL` (default Google's endpoint), one Dialogflow session per ticket, in the
  * integration's language. The fulfillment texts become the replies; an intent that ends the interaction (or a
- * live agent handoff message) hands the ticket to an attendant.
+ * live agent handoff message) hands the ticket to an attendant. The token URI is the tenant's (it comes with the
+ * service account): both requests go through the guarded fetch, and what Google (or anyone) answers in a refusal
+ * reaches the log, never the client.
  */
 import { createHash, createSign } from 'node:crypto'
 import { isHttpUrl } from '../../../shared/queue-integrations'
 import type { Deps } from '../../context'
+import { answerError, type GuardedAnswer, guardedFetch, OutboundError } from '../../net/guarded-fetch'
 import type { BotAnswer, ExternalBot } from '../bots/types'
-import { readLimitedText } from './http'
 import { integrationConfig } from './service'
 
 export const DIALOGFLOW_BASE_URL = 'https://dialogflow.googleapis.com'
@@ -69,35 +71,18 @@ export function signedAssertion(account: ServiceAccount, nowMs: number): string 
 type CachedToken = { token: string; expiresAt: number }
 const tokens = new WeakMap<object, Map<string, CachedToken>>()
 
-async function readJson(res: Response): Promise<unknown> {
-  const text = await readLimitedText(res)
+function readJson(res: GuardedAnswer, what: string): unknown {
+  const text = res.text()
   try {
     return text ? JSON.parse(text) : null
   } catch {
-    throw new Error(`${res.status}: the answer is not JSON`)
+    throw new OutboundError(`${what}: the answer is not JSON`)
   }
-}
-
-function errorOf(res: Response, body: unknown): string {
-  const b = (body && typeof body === 'object' ? body : {}) as { error?: unknown; error_description?: unknown }
-  const nested =
-    b.error && typeof b.error === 'object' ? (b.error as { message?: unknown }).message : undefined
-  const detail =
-    typeof b.error_description === 'string'
-      ? b.error_description
-      : typeof b.error === 'string'
-        ? b.error
-        : typeof nested === 'string'
-          ? nested
-          : res.statusText
-  // What the server said is shown to the admin testing it: a line, not a page.
-  const line = detail ? ` ${detail.replace(/\s+/g, ' ').slice(0, 200)}` : ''
-  return `${res.status}${line}`
 }
 
 /** An access token for the account: the cached one while it lasts, else a new grant. */
 export async function accessToken(
-  deps: Pick<Deps, 'clock' | 'sqlite'>,
+  deps: Pick<Deps, 'clock' | 'sqlite' | 'env' | 'log'>,
   account: ServiceAccount,
   signal: AbortSignal,
 ): Promise<string> {
@@ -110,7 +95,7 @@ export async function accessToken(
   const now = deps.clock.now()
   const cached = cache.get(key)
   if (cached && cached.expiresAt > now) return cached.token
-  const res = await fetch(account.tokenUri, {
+  const res = await guardedFetch(deps, account.tokenUri, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
@@ -118,10 +103,9 @@ export async function accessToken(
       assertion: signedAssertion(account, now),
     }),
     signal,
-    redirect: 'error',
   })
-  const body = (await readJson(res)) as { access_token?: unknown; expires_in?: unknown } | null
-  if (!res.ok) throw new Error(`token: ${errorOf(res, body)}`)
+  if (!res.ok) throw answerError('the token URI', res)
+  const body = readJson(res, 'the token URI') as { access_token?: unknown; expires_in?: unknown } | null
   if (typeof body?.access_token !== 'string') throw new Error('token: no access_token in the answer')
   const seconds = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600
   // a minute's margin, so a token is never used as it expires
@@ -169,7 +153,7 @@ export function dialogflowBaseUrl(deps: Pick<Deps, 'env'>): string {
 
 /** One detectIntent. Throws with the reason on a refusal, a bad answer or an abort. */
 export async function detectIntent(
-  deps: Pick<Deps, 'clock' | 'sqlite' | 'env'>,
+  deps: Pick<Deps, 'clock' | 'sqlite' | 'env' | 'log'>,
   input: {
     account: ServiceAccount
     projectId: string
@@ -181,14 +165,14 @@ export async function detectIntent(
 ): Promise<DetectResult> {
   const token = await accessToken(deps, input.account, input.signal)
   const url = `${dialogflowBaseUrl(deps)}/v2/projects/${encodeURIComponent(input.projectId)}/agent/sessions/${encodeURIComponent(input.sessionId)}:detectIntent`
-  const res = await fetch(url, {
+  const res = await guardedFetch(deps, url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ queryInput: { text: { text: input.text, languageCode: input.language } } }),
     signal: input.signal,
   })
-  const body = (await readJson(res)) as { queryResult?: QueryResult } | null
-  if (!res.ok) throw new Error(`detectIntent: ${errorOf(res, body)}`)
+  if (!res.ok) throw answerError('detectIntent', res)
+  const body = readJson(res, 'detectIntent') as { queryResult?: QueryResult } | null
   if (!body || typeof body !== 'object') throw new Error('detectIntent: empty answer')
   return readQueryResult(body.queryResult)
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { PRIVATE_KEY_MASK } from '../../../shared/queue-integrations'
 import { plans } from '../../db/schema'
-import { createHarness, type Harness } from '../../test/harness'
+import { createHarness, type Harness, LOCAL_FAKES_ENV } from '../../test/harness'
 import { type DialogflowFake, startDialogflowFake } from './testing'
 
 const stops: (() => void)[] = []
@@ -25,7 +25,7 @@ function storedJson(h: Harness, id: number): string {
 
 describe('queue integrations: CRUD', () => {
   test('create each type with its defaults; list, search, get, update, delete; live events', async () => {
-    const h = await createHarness()
+    const h = await createHarness({ env: LOCAL_FAKES_ENV })
     const admin = await h.as(h.a.admin)
     const created = await admin.post('/queueIntegration', webhook)
     expect(created.status).toBe(201)
@@ -104,7 +104,7 @@ describe('queue integrations: CRUD', () => {
   })
 
   test('validation: name 2..50, URL required and http(s), typebot slug, dialogflow service account', async () => {
-    const h = await createHarness()
+    const h = await createHarness({ env: LOCAL_FAKES_ENV })
     const admin = await h.as(h.a.admin)
     const cases: [Record<string, unknown>, string][] = [
       [{ ...webhook, name: 'x' }, 'name'],
@@ -166,7 +166,7 @@ describe('queue integrations: CRUD', () => {
   })
 
   test('dialogflow: the service account is sealed; the private key is never answered; a masked key keeps it', async () => {
-    const h = await createHarness()
+    const h = await createHarness({ env: LOCAL_FAKES_ENV })
     const admin = await h.as(h.a.admin)
     const fake = dialogflowFake(() => ({ fulfillmentText: 'Oi!' }))
     const json = fake.serviceAccount('agente-1')
@@ -225,7 +225,7 @@ describe('queue integrations: CRUD', () => {
   })
 
   test('testSession: success, a bad key (token refused), a refusing agent, a silent agent: 400 or 502 with the reason', async () => {
-    const h = await createHarness()
+    const h = await createHarness({ env: LOCAL_FAKES_ENV })
     const admin = await h.as(h.a.admin)
     let mode: 'ok' | 'error' | 'hang' = 'ok'
     const fake = dialogflowFake(() =>
@@ -262,12 +262,15 @@ describe('queue integrations: CRUD', () => {
     const bad = await admin.post('/queueIntegration/testSession', { jsonContent: wrongKey })
     expect(bad.status).toBe(502)
     expect(bad.body.error).toBe('ERR_INTEGRATION_TEST_FAILED')
-    expect(bad.body.message).toContain('bad signature')
+    // the status class, never what the remote server wrote (the URL is the tenant's: it could be anyone's)
+    expect(bad.body.message).toContain('4xx')
+    expect(bad.body.message).not.toContain('bad signature')
 
     mode = 'error'
     const refused = await admin.post('/queueIntegration/testSession', { jsonContent: json })
     expect(refused.status).toBe(502)
-    expect(refused.body.message).toContain('403')
+    expect(refused.body.message).toContain('4xx')
+    expect(refused.body.message).not.toContain('has not been used')
 
     const invalid = await admin.post('/queueIntegration/testSession', { jsonContent: '{"a":1}' })
     expect(invalid.status).toBe(400)
@@ -283,7 +286,7 @@ describe('queue integrations: CRUD', () => {
   })
 
   test("another company's ids are 404; attendants are refused; the plan flag off is 403", async () => {
-    const h = await createHarness()
+    const h = await createHarness({ env: LOCAL_FAKES_ENV })
     const admin = await h.as(h.a.admin)
     const theirs = (await (await h.as(h.b.admin)).post('/queueIntegration', webhook)).body
     for (const res of [

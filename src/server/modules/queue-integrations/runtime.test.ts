@@ -4,7 +4,7 @@
  * leave the ticket pending in its queue and the customer receives nothing.
  */
 import { afterEach, describe, expect, test } from 'bun:test'
-import { createHarness, type Harness } from '../../test/harness'
+import { createHarness, type Harness, LOCAL_FAKES_ENV } from '../../test/harness'
 import { botDispatcherOf } from '../bots/dispatch'
 import { startChatbot } from '../chatbot'
 import { bubble, startDialogflowFake, startTypebotFake, startWebhookFake, type TypebotCall } from './testing'
@@ -23,7 +23,7 @@ const MONDAY_10 = Date.parse('2026-11-23T13:00:00Z')
 
 /** A paired sandbox connection of company A with one queue (so its tickets open in it) using `integration`. */
 async function setup(integration: Record<string, unknown>) {
-  const h = await createHarness({ sandbox: true })
+  const h = await createHarness({ sandbox: true, env: LOCAL_FAKES_ENV })
   h.clock.set(MONDAY_10)
   const bot = startChatbot(h.deps)
   const dispatcher = botDispatcherOf(h.deps)

@@ -28,6 +28,7 @@ import { transact, userActor } from '../../context'
 import { open, seal } from '../../crypto/sealed'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
+import { OutboundError } from '../../net/guarded-fetch'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
 import { sqliteOf } from '../tickets/dto'
@@ -355,9 +356,21 @@ export async function testSession(
     })
     return { message: 'Session test succeeded', reply: result.replies.join('\n'), intent: result.intent }
   } catch (err) {
+    // What the remote server wrote goes to the log only: the URL is the tenant's, the answer anyone's.
+    const outbound = err instanceof OutboundError ? err : null
+    ctx.log.warn('dialogflow test session failed', {
+      companyId: actor.companyId,
+      error: outbound?.detail ?? (err as Error)?.message ?? String(err),
+    })
+    if (outbound?.refused)
+      throw new AppError(
+        'ERR_URL_NOT_ALLOWED',
+        `The service account's URL may not be reached: ${outbound.message}`,
+      )
     const reason = controller.signal.aborted
       ? `no answer within ${TEST_SESSION_TIMEOUT_MS / 1000} s`
-      : (err as Error)?.message || 'unknown error'
+      : // our own words (a key that cannot sign, no token in the answer), never the remote text
+        outbound?.message || (err as Error)?.message || 'unknown error'
     throw new AppError('ERR_INTEGRATION_TEST_FAILED', `Dialogflow refused the test: ${reason}`)
   } finally {
     ctx.clock.clearTimeout(timer)

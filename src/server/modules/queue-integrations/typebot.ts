@@ -10,9 +10,9 @@
  *   starts over, after `typebotRestartMessage`.
  */
 import type { Deps } from '../../context'
+import { answerError, guardedFetch } from '../../net/guarded-fetch'
 import { loadBotSession, setExternalSession } from '../bots/sessions'
 import type { BotAnswer, ExternalBot } from '../bots/types'
-import { assertHttpUrl, readLimitedText } from './http'
 import { type IntegrationConfig, integrationConfig } from './service'
 
 type ChatAnswer = { sessionId?: unknown; messages?: unknown }
@@ -44,18 +44,17 @@ export function typebotTexts(messages: unknown): string[] {
 
 class NotFound extends Error {}
 
-async function call(url: string, body: unknown, signal: AbortSignal): Promise<ChatAnswer> {
-  assertHttpUrl(url, 'the Typebot URL')
-  const res = await fetch(url, {
+async function call(deps: Deps, url: string, body: unknown, signal: AbortSignal): Promise<ChatAnswer> {
+  // the URL is the tenant's: the guarded fetch refuses private addresses and redirects
+  const res = await guardedFetch(deps, url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
     signal,
-    redirect: 'error',
   })
-  const text = await readLimitedText(res)
   if (res.status === 404) throw new NotFound(`typebot answered 404 at ${new URL(url).pathname}`)
-  if (!res.ok) throw new Error(`typebot answered ${res.status}`)
+  if (!res.ok) throw answerError('typebot', res)
+  const text = res.text()
   try {
     const parsed = text ? JSON.parse(text) : {}
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
@@ -67,8 +66,9 @@ async function call(url: string, body: unknown, signal: AbortSignal): Promise<Ch
 
 const base = (config: IntegrationConfig) => config.urlN8N.replace(/\/+$/, '')
 
-async function startChat(config: IntegrationConfig, message: string, signal: AbortSignal) {
+async function startChat(deps: Deps, config: IntegrationConfig, message: string, signal: AbortSignal) {
   const answer = await call(
+    deps,
     `${base(config)}/api/v1/typebots/${encodeURIComponent(config.typebotSlug)}/startChat`,
     message ? { message } : {},
     signal,
@@ -78,12 +78,14 @@ async function startChat(config: IntegrationConfig, message: string, signal: Abo
 }
 
 async function continueChat(
+  deps: Deps,
   config: IntegrationConfig,
   sessionId: string,
   message: string,
   signal: AbortSignal,
 ) {
   const answer = await call(
+    deps,
     `${base(config)}/api/v1/sessions/${encodeURIComponent(sessionId)}/continueChat`,
     { message },
     signal,
@@ -115,20 +117,20 @@ export const typebotBot: ExternalBot = {
     let texts: string[]
     if (same(text, config.typebotKeywordRestart)) {
       if (config.typebotRestartMessage.trim()) replies.push(config.typebotRestartMessage.trim())
-      const started = await startChat(config, '', signal)
+      const started = await startChat(deps, config, '', signal)
       sessionId = started.sessionId
       texts = started.texts
     } else if (!sessionId || expired) {
-      const started = await startChat(config, text, signal)
+      const started = await startChat(deps, config, text, signal)
       sessionId = started.sessionId
       texts = started.texts
     } else {
       try {
-        texts = await continueChat(config, sessionId, text, signal)
+        texts = await continueChat(deps, config, sessionId, text, signal)
       } catch (err) {
         if (!(err instanceof NotFound)) throw err
         // Typebot forgot the session (it ended or expired there): start over with this message
-        const started = await startChat(config, text, signal)
+        const started = await startChat(deps, config, text, signal)
         sessionId = started.sessionId
         texts = started.texts
       }

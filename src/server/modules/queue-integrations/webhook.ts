@@ -7,8 +7,8 @@
  */
 import type { Deps } from '../../context'
 import { stmt } from '../../db/statements'
+import { answerError, guardedFetch } from '../../net/guarded-fetch'
 import type { BotAnswer, BotTurn, ExternalBot } from '../bots/types'
-import { assertHttpUrl, readLimitedText } from './http'
 import { integrationConfig } from './service'
 
 export type WebhookPayload = {
@@ -102,20 +102,15 @@ export function readWebhookAnswer(text: string): BotAnswer {
 async function post(deps: Deps, turn: BotTurn, signal: AbortSignal): Promise<BotAnswer> {
   const config = integrationConfig(deps, turn.companyId, turn.botId)
   if (!config?.urlN8N) throw new Error('the integration has no URL')
-  assertHttpUrl(config.urlN8N, 'the integration URL')
-  const res = await fetch(config.urlN8N, {
+  // the URL is the tenant's: the guarded fetch refuses private addresses and redirects
+  const res = await guardedFetch(deps, config.urlN8N, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': 'Balcao' },
     body: JSON.stringify(webhookPayload(deps, turn)),
     signal,
-    redirect: 'error',
   })
-  if (!res.ok) {
-    await res.body?.cancel().catch(() => {})
-    throw new Error(`the webhook answered ${res.status}`)
-  }
-  const text = await readLimitedText(res)
-  return readWebhookAnswer(text)
+  if (!res.ok) throw answerError('the webhook', res)
+  return readWebhookAnswer(res.text())
 }
 
 export const webhookBot: ExternalBot = { kind: 'webhook', answer: post }
