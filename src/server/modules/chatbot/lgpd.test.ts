@@ -48,7 +48,7 @@ async function write(t: Ctx, body: string, from = '5511988887777') {
   }
 }
 
-const received = (t: Ctx) => t.h.deps.sandboxNetwork!.outbound(t.conn.id).map((o) => o.body)
+const received = (t: Ctx): string[] => t.h.deps.sandboxNetwork!.outbound(t.conn.id).map((o) => o.body ?? '')
 
 function lastTicket(h: Harness) {
   return h.deps.sqlite
@@ -232,7 +232,10 @@ describe("the connection's service hours (scheduleType 'connection')", () => {
     }))
 
   test("outside the connection's hours the out-of-hours message; inside, the menu", async () => {
-    const t = await setup({ outOfHoursMessage: 'Fechado agora, volte às 14h.', schedules: hours('14:00', '18:00') })
+    const t = await setup({
+      outOfHoursMessage: 'Fechado agora, volte às 14h.',
+      schedules: hours('14:00', '18:00'),
+    })
     const got = await t.admin.get(`/whatsapp/${t.conn.id}`)
     expect((got.body as { schedules: { startTime: string }[] }).schedules[0]!.startTime).toBe('14:00')
     setting(t.h, 'connection')

@@ -224,7 +224,10 @@ export class ChatbotRunner {
       if (first && isFirstConversation(this.deps.sqlite, ticket)) return true
     }
     if (g.start && g.end && g.message.trim() && (first || node === 'vacation')) {
-      const today = localTime(this.deps.clock.now(), botSettings(this.deps.sqlite, ticket.companyId).timeZone).date
+      const today = localTime(
+        this.deps.clock.now(),
+        botSettings(this.deps.sqlite, ticket.companyId).timeZone,
+      ).date
       return g.start <= today && today <= g.end
     }
     return false

@@ -28,7 +28,9 @@ async function conversation() {
     .get(maria)!.id
   const admin = await h.as(h.a.admin)
   expect((await admin.put(`/tickets/${ticket}`, { status: 'open', userId: h.a.adminId })).status).toBe(200)
-  expect((await admin.post(`/messages/${ticket}`, { body: 'Olá Maria, vamos ver o abacaxi' })).status).toBe(201)
+  expect((await admin.post(`/messages/${ticket}`, { body: 'Olá Maria, vamos ver o abacaxi' })).status).toBe(
+    201,
+  )
   h.deps.sqlite
     .query("INSERT INTO contact_extra_info (contact_id, name, value) VALUES (?, 'CPF', '123.456.789-00')")
     .run(maria)
@@ -42,7 +44,7 @@ const ftsHits = (t: Awaited<ReturnType<typeof conversation>>, word: string) =>
     .all(word).length
 
 describe('GET /contacts/{id}/personal-data', () => {
-  test("one JSON file with the contact, extra info, tickets, messages and media", async () => {
+  test('one JSON file with the contact, extra info, tickets, messages and media', async () => {
     const t = await conversation()
     const res = await t.admin.get(`/contacts/${t.maria}/personal-data`)
     expect(res.status).toBe(200)
@@ -100,7 +102,9 @@ describe('DELETE /contacts/{id}/personal-data', () => {
     expect(count(t.h, 'messages', 'body = ?', 'outro cliente abacaxi')).toBe(1)
     expect(count(t.h, 'contact_extra_info', 'contact_id = ?', t.maria)).toBe(0)
     const ticket = t.h.deps.sqlite
-      .query<{ lastMessage: string }, [number]>('SELECT last_message AS lastMessage FROM tickets WHERE id = ?')
+      .query<{ lastMessage: string }, [number]>(
+        'SELECT last_message AS lastMessage FROM tickets WHERE id = ?',
+      )
       .get(t.ticket)
     expect(ticket).toEqual({ lastMessage: '' })
     const contact = (await t.admin.get(`/contacts/${t.maria}`)).body
@@ -120,7 +124,9 @@ describe('DELETE /contacts/{id}/personal-data', () => {
       )
       .get(t.h.a.id, now, now)!.id
     t.h.deps.sqlite
-      .query("INSERT INTO file_options (file_id, name, path, created_at, updated_at) VALUES (?, 'Foto', ?, ?, ?)")
+      .query(
+        "INSERT INTO file_options (file_id, name, path, created_at, updated_at) VALUES (?, 'Foto', ?, ?, ?)",
+      )
       .run(list, media.mediaPath!, now, now)
     const res = await t.admin.del(`/contacts/${t.maria}/personal-data`)
     expect(res.body.media).toBe(0)

@@ -13,8 +13,8 @@ import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
 import { stmt } from '../../db/statements'
-import { removeStoredMedia } from '../../media/store'
 import { signedMediaUrl } from '../../media/sign'
+import { removeStoredMedia } from '../../media/store'
 import { loadTicketDtos } from '../tickets/dto'
 import { publishTicket } from '../tickets/live'
 import { loadContactDtos } from './dto'
@@ -186,8 +186,10 @@ export function erasePersonalData(ctx: Ctx, contactId: number): PersonalDataEras
     const tickets = ticketsOf(sqlite, companyId, contactId).map((t) => t.id)
     // The search index is contentless: its entries go by rowid (ticket_id << 32 | id), for what it indexed.
     const indexedUpTo =
-      stmt<{ n: number }, []>(sqlite, 'SELECT messages_indexed_upto AS n FROM search_state WHERE id = 1').get()
-        ?.n ?? 0
+      stmt<{ n: number }, []>(
+        sqlite,
+        'SELECT messages_indexed_upto AS n FROM search_state WHERE id = 1',
+      ).get()?.n ?? 0
     const unindex = stmt(sqlite, 'DELETE FROM messages_fts WHERE rowid = ?')
     const remove = stmt(sqlite, 'DELETE FROM messages WHERE id = ?')
     for (const m of messages) {
@@ -202,13 +204,14 @@ export function erasePersonalData(ctx: Ctx, contactId: number): PersonalDataEras
         sqlite,
         'SELECT body FROM messages WHERE ticket_id = ? AND is_private = 0 ORDER BY id DESC LIMIT 1',
       ).get(id)
-      stmt(sqlite, 'UPDATE tickets SET last_message = ?, unread_messages = 0, updated_at = ? WHERE id = ?').run(
-        last?.body ?? '',
-        now,
-        id,
-      )
+      stmt(
+        sqlite,
+        'UPDATE tickets SET last_message = ?, unread_messages = 0, updated_at = ? WHERE id = ?',
+      ).run(last?.body ?? '', now, id)
     }
-    const extraInfo = stmt(sqlite, 'DELETE FROM contact_extra_info WHERE contact_id = ?').run(contactId).changes
+    const extraInfo = stmt(sqlite, 'DELETE FROM contact_extra_info WHERE contact_id = ?').run(
+      contactId,
+    ).changes
     stmt(sqlite, 'DELETE FROM contact_tags WHERE contact_id = ?').run(contactId)
     const scheduleMedia = stmt<{ path: string }, [number, number]>(
       sqlite,
@@ -247,6 +250,10 @@ export function erasePersonalData(ctx: Ctx, contactId: number): PersonalDataEras
   })
   for (const path of files) removeStoredMedia(ctx, companyId, path, 'erased personal data media')
   removeStoredPicture(ctx, companyId, picture)
-  ctx.log.info('personal data erased', { companyId, contactId, by: ctx.actor.userId ?? null, ...result })
+  ctx.log.info('personal data erased', {
+    companyId,
+    by: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
+    ...result,
+  })
   return result
 }
