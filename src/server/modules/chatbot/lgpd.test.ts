@@ -7,7 +7,7 @@ import { createHarness, type Harness } from '../../test/harness'
 import { registerBot } from '../bots/dispatch'
 import type { BotAnswer, BotTurn } from '../bots/types'
 import { startChatbot } from './index'
-import { CONSENT_HINT, CONSENT_REFUSED } from './machine'
+import { CONSENT_HINT, CONSENT_REFUSED, consentAnswer } from './machine'
 
 /** Monday 2026-11-23 10:00 in São Paulo. */
 const MONDAY_10 = Date.parse('2026-11-23T13:00:00Z')
@@ -79,6 +79,16 @@ const LGPD = {
   lgpdMessage: 'Precisamos do seu consentimento para tratar seus dados.',
   lgpdLink: 'https://loja.example/privacidade',
 }
+
+describe('the consent answer convention', () => {
+  test("'1', 'sim', 'aceito' accept; '2', 'não', 'recuso' refuse (any case, accents, a final dot); the rest is neither", () => {
+    for (const yes of ['1', 'Sim', 'SIM.', 's', 'aceito', 'Concordo!'])
+      expect(consentAnswer(yes)).toBe('accepted')
+    for (const no of ['2', 'não', 'NAO', 'Não.', 'recuso', 'n']) expect(consentAnswer(no)).toBe('refused')
+    for (const other of ['', 'oi', '12', 'sim, mas', '1 quero comprar'])
+      expect(consentAnswer(other)).toBeNull()
+  })
+})
 
 describe('LGPD consent through the sandbox', () => {
   test('required: asked on the first conversation, the bot waits, the answer is recorded, never asked again', async () => {

@@ -341,7 +341,8 @@ describe('ConnectionDialog', () => {
     await userEvent.type(start, '1400')
     await save()
     await waitFor(() => expect(onSaved).toHaveBeenCalled())
-    const sent = (writes(calls)[0]!.body as { schedules: { weekdayEn: string; startTime: string }[] }).schedules
+    const sent = (writes(calls)[0]!.body as { schedules: { weekdayEn: string; startTime: string }[] })
+      .schedules
     expect(sent.find((d) => d.weekdayEn === 'monday')!.startTime).toBe('14:00')
   }, 20_000)
 
