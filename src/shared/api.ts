@@ -181,6 +181,14 @@ export type WhatsappDto = {
   collectiveVacationStart: string | null
   collectiveVacationEnd: string | null
   collectiveVacationMessage: string
+  /** LGPD: send the consent message (lgpdMessage + lgpdLink) on a contact's first conversation. */
+  enableLGPD: boolean
+  lgpdMessage: string
+  lgpdLink: string
+  /** LGPD: the chatbot waits for the contact's consent before going on. */
+  lgpdConsent: boolean
+  /** Service hours of the connection (src/shared/schedules.ts), used when the setting scheduleType is 'connection'. */
+  schedules: ScheduleEntry[]
   importOldMessages: string | null
   importRecentMessages: string | null
   importOldMessagesGroups: boolean
@@ -256,6 +264,9 @@ export type ContactDto = {
   profilePicUrl: string
   isGroup: boolean
   disableBot: boolean
+  /** The contact's answer to a connection's LGPD consent message, and when (ISO); null until answered. */
+  lgpdConsent: 'accepted' | 'refused' | null
+  lgpdConsentAt: string | null
   whatsappId: number | null
   companyId: number
   extraInfo: ContactExtraInfoDto[]

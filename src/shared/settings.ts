@@ -8,7 +8,7 @@ const ENABLED = ['enabled', 'disabled'] as const
 
 export const SETTINGS = {
   userRating: { values: ENABLED, default: 'disabled' },
-  scheduleType: { values: ['disabled', 'queue', 'company'], default: 'disabled' },
+  scheduleType: { values: ['disabled', 'queue', 'company', 'connection'], default: 'disabled' },
   CheckMsgIsGroup: { values: ENABLED, default: 'enabled' },
   call: { values: ENABLED, default: 'disabled' },
   chatBotType: { values: ['text', 'button', 'list'], default: 'text' },

@@ -1,5 +1,6 @@
 import { type } from 'arktype'
 import { text } from './common'
+import { schedulesField } from './service-hours'
 
 const minutes = '0 <= number.integer <= 525600'
 const message = 'string <= 4000'
@@ -7,6 +8,10 @@ const date = type(/^\d{4}-\d{2}-\d{2}$/)
   .or("''")
   .or('null')
   .pipe((s) => s || null)
+/** The privacy-policy link sent with the LGPD consent message: an http(s) address, or empty. */
+const link = type('string <= 500').narrow(
+  (s, ctx) => s === '' || /^https?:\/\/[^\s]+$/i.test(s) || ctx.mustBe('an http(s) address'),
+)
 
 /** `token` is not here: the server makes it (see POST /whatsapp/{id}/token), and drops one sent in a body. */
 const connectionFields = {
@@ -30,6 +35,12 @@ const connectionFields = {
   'collectiveVacationStart?': date,
   'collectiveVacationEnd?': date,
   'collectiveVacationMessage?': message,
+  'enableLGPD?': 'boolean',
+  'lgpdMessage?': message,
+  'lgpdLink?': link,
+  'lgpdConsent?': 'boolean',
+  /** The connection's service hours (scheduleType 'connection'); null: the spec's default hours. */
+  'schedules?': schedulesField,
   'importOldMessages?': date,
   'importRecentMessages?': date,
   'importOldMessagesGroups?': 'boolean',

@@ -339,6 +339,8 @@ describe('contact and tag events', () => {
           profilePicUrl: '/p.jpg',
           isGroup: false,
           disableBot: false,
+          lgpdConsent: null,
+          lgpdConsentAt: null,
           whatsappId: 1,
           companyId: 7,
           extraInfo: [],

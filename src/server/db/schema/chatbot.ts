@@ -7,6 +7,7 @@ import { users } from './users'
 
 export const CHATBOT_NODES = [
   'start',
+  'consent',
   'vacation',
   'outOfHours',
   'menu',

@@ -33,6 +33,10 @@ export const contacts = sqliteTable(
     profilePicCheckedAt: integer('profile_pic_checked_at'),
     isGroup: integer('is_group', { mode: 'boolean' }).notNull().default(false),
     disableBot: integer('disable_bot', { mode: 'boolean' }).notNull().default(false),
+    /** The contact's LGPD answer to a connection's consent message (chatbot/machine.ts), null until answered. */
+    lgpdConsent: text('lgpd_consent', { enum: ['accepted', 'refused'] }),
+    /** When the LGPD answer was given (epoch ms). */
+    lgpdConsentAt: integer('lgpd_consent_at'),
     /** The connection the contact last wrote through. */
     whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
     ...timestamps,

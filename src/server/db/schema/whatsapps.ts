@@ -52,6 +52,16 @@ export const whatsapps = sqliteTable(
     collectiveVacationStart: text('collective_vacation_start'),
     collectiveVacationEnd: text('collective_vacation_end'),
     collectiveVacationMessage: text('collective_vacation_message').notNull().default(''),
+    /**
+     * LGPD: when on, a contact's first conversation starts with the consent message (`lgpdMessage` and the
+     * privacy-policy link `lgpdLink`); with `lgpdConsent` the chatbot waits for the answer (chatbot/machine.ts).
+     */
+    enableLGPD: integer('enable_lgpd', { mode: 'boolean' }).notNull().default(false),
+    lgpdMessage: text('lgpd_message').notNull().default(''),
+    lgpdLink: text('lgpd_link').notNull().default(''),
+    lgpdConsent: integer('lgpd_consent', { mode: 'boolean' }).notNull().default(false),
+    /** Service hours of the connection (src/shared/schedules.ts), used when the setting scheduleType is 'connection'. */
+    schedules: text('schedules').notNull().default('[]'),
     importOldMessages: text('import_old_messages'),
     importRecentMessages: text('import_recent_messages'),
     importOldMessagesGroups: integer('import_old_messages_groups', { mode: 'boolean' })

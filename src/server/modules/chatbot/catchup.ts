@@ -39,6 +39,7 @@ const CANDIDATES = `
     CROSS JOIN tickets t ON t.company_id = w.company_id AND t.status = 'pending' AND t.whatsapp_id = w.id
     LEFT JOIN chatbot_sessions s ON s.ticket_id = t.id
    WHERE NOT (w.greeting_message = '' AND w.out_of_hours_message = '' AND w.collective_vacation_message = ''
+              AND w.enable_lgpd = 0
               AND NOT EXISTS (SELECT 1 FROM whatsapp_queues q WHERE q.whatsapp_id = w.id))
      AND t.user_id IS NULL AND t.is_group = 0 AND t.imported = 0
      AND (s.node IN (${ACTIVE_LIST}) OR s.ticket_id IS NULL)

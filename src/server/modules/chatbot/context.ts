@@ -113,16 +113,31 @@ export function botSettings(sqlite: Database, companyId: number) {
   }
 }
 
+type StoredConnection = Omit<ConnectionRow, 'schedules' | 'enableLGPD' | 'lgpdConsent'> & {
+  schedules: string
+  enableLGPD: number
+  lgpdConsent: number
+}
+
 export function loadConnection(sqlite: Database, whatsappId: number): ConnectionRow | null {
-  return stmt<ConnectionRow, [number]>(
+  const row = stmt<StoredConnection, [number]>(
     sqlite,
     `SELECT greeting_message AS greetingMessage, out_of_hours_message AS outOfHoursMessage,
             complation_message AS complationMessage, rating_message AS ratingMessage,
             max_use_bot_queues AS maxUseBotQueues, time_use_bot_queues AS timeUseBotQueues,
             max_use_bot_queues_nps AS maxUseBotQueuesNPS, collective_vacation_start AS collectiveVacationStart,
-            collective_vacation_end AS collectiveVacationEnd, collective_vacation_message AS collectiveVacationMessage
+            collective_vacation_end AS collectiveVacationEnd, collective_vacation_message AS collectiveVacationMessage,
+            enable_lgpd AS enableLGPD, lgpd_message AS lgpdMessage, lgpd_link AS lgpdLink,
+            lgpd_consent AS lgpdConsent, schedules
        FROM whatsapps WHERE id = ?`,
   ).get(whatsappId)
+  if (!row) return null
+  return {
+    ...row,
+    enableLGPD: !!row.enableLGPD,
+    lgpdConsent: !!row.lgpdConsent,
+    schedules: effectiveSchedules(row.schedules),
+  }
 }
 
 type QueueRow = {
@@ -206,17 +221,32 @@ export function loadQueues(sqlite: Database, whatsappId: number): BotQueue[] {
   }))
 }
 
-export function loadContact(sqlite: Database, contactId: number) {
+type ContactState = { name: string; disableBot: number; lgpdConsent: 'accepted' | 'refused' | null }
+
+export function loadContact(sqlite: Database, contactId: number): ContactState {
   return (
-    stmt<{ name: string; disableBot: number }, [number]>(
+    stmt<ContactState, [number]>(
       sqlite,
-      'SELECT name, disable_bot AS disableBot FROM contacts WHERE id = ?',
-    ).get(contactId) ?? { name: '', disableBot: 0 }
+      'SELECT name, disable_bot AS disableBot, lgpd_consent AS lgpdConsent FROM contacts WHERE id = ?',
+    ).get(contactId) ?? { name: '', disableBot: 0, lgpdConsent: null }
   )
 }
 
+/** No earlier ticket of the contact (any connection): this is its first conversation. */
+export function isFirstConversation(sqlite: Database, ticket: Pick<BotTicket, 'id' | 'contactId'>) {
+  return !stmt<{ one: number }, [number, number]>(
+    sqlite,
+    'SELECT 1 AS one FROM tickets WHERE contact_id = ? AND id < ? LIMIT 1',
+  ).get(ticket.contactId, ticket.id)
+}
+
 /** Everything `decide` needs about a ticket, now. */
-export function loadBotContext(sqlite: Database, ticket: BotTicket, now: number): BotContext | null {
+export function loadBotContext(
+  sqlite: Database,
+  ticket: BotTicket,
+  now: number,
+  hasBot = false,
+): BotContext | null {
   if (ticket.whatsappId == null) return null
   const connection = loadConnection(sqlite, ticket.whatsappId)
   if (!connection) return null
@@ -235,6 +265,12 @@ export function loadBotContext(sqlite: Database, ticket: BotTicket, now: number)
     companySchedules: effectiveSchedules(company?.schedules ?? '[]'),
     queues: loadQueues(sqlite, ticket.whatsappId),
     ticket: { queueId: ticket.queueId, isGroup: !!ticket.isGroup },
-    contact: { disableBot: !!contact.disableBot },
+    contact: {
+      disableBot: !!contact.disableBot,
+      lgpdConsent: contact.lgpdConsent,
+      // read only when it matters (one probe of the contact's tickets)
+      firstConversation: connection.enableLGPD && isFirstConversation(sqlite, ticket),
+    },
+    hasBot,
   }
 }

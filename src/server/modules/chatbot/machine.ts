@@ -10,8 +10,9 @@
  * | node       | meaning                                                                                  |
  * |------------|------------------------------------------------------------------------------------------|
  * | start      | nothing said yet: the ticket's first customer message                                    |
+ * | consent    | the LGPD consent question was sent; the bot waits for '1' (accept) or '2' (refuse)       |
  * | vacation   | the collective vacation message was sent; the bot waits for the vacation to end          |
- * | outOfHours | the company is closed (scheduleType 'company'); the out-of-hours message was sent        |
+ * | outOfHours | closed (scheduleType 'company' or 'connection' and their hours); out-of-hours message sent |
  * | menu       | the connection's greeting with the numbered queue menu was sent                          |
  * | queue      | a queue's greeting with its top-level options was sent (queueId)                         |
  * | option     | an option's message with its child options was sent (queueId, optionId)                  |
@@ -25,13 +26,19 @@
  *
  * | from                 | input / condition                               | to        | actions                     |
  * |----------------------|-------------------------------------------------|-----------|-----------------------------|
+ * | start                | LGPD consent due, the connection requires it    | consent   | consent question (budget)   |
+ * | start                | LGPD consent due, not required                  | → as below, the consent notice first    |
  * | start                | collective vacation today (connection dates)    | vacation  | vacation message (budget)   |
- * | start                | scheduleType company, outside company hours     | outOfHours| out-of-hours message (budget)|
+ * | start                | scheduleType company (connection), outside the company's (connection's) hours | outOfHours | out-of-hours message (budget) |
+ * | start                | the ticket has an external bot                  | done      | nothing; the message goes on to the bot (`pass`) |
  * | start                | connection has no queue                         | done      | greeting, when there is one |
  * | start                | one queue, or the ticket already has a queue    | → enter that queue                      |
  * | start                | otherwise                                       | menu      | greeting + numbered queues  |
  * | vacation, outOfHours | still closed                                    | same      | the message again, while the budget lasts, then silence |
  * | vacation, outOfHours | open again                                      | as from start                           |
+ * | consent              | '1', 'sim', 'aceito' (any case and accents)     | → consent recorded, then as from start  |
+ * | consent              | '2', 'não', 'recuso'                            | done      | refusal recorded; CONSENT_REFUSED (+ the vacation message); people take it |
+ * | consent              | anything else                                   | consent   | the question again, while the budget lasts, then silence |
  * | menu                 | a queue's number (1..n, menu order)             | → enter that queue                      |
  * | menu                 | '#' or '0'                                      | menu      | the menu again              |
  * | menu, queue, option  | 'Sair'                                          | done      | exit notice; the ticket stays pending as it is (no queue) |
@@ -60,6 +67,12 @@
  * Schedules: the company's or the queue's list (src/shared/schedules.ts), read in the company's time zone (the
  * `timezone` setting, default America/Sao_Paulo); the start minute is inside, the end minute outside; an empty
  * list means no hours configured (always open).
+ *
+ * LGPD (connection `enableLGPD`): consent is due when the contact has no answer recorded and either this is its
+ * first conversation (no earlier ticket) or the connection requires consent (`lgpdConsent`: asked on every new
+ * conversation until answered). Without `lgpdConsent` the message is a notice sent once, on the first
+ * conversation, before the rest; with it the bot asks (the message, the privacy-policy link, CONSENT_HINT) and
+ * waits. The consent gate and the vacation come before the external bots (runner.ts).
  *
  * chatBotType 'list' and 'button' fall back to the numbered text menu: no channel sends interactive lists
  * (WhatsApp removed them for non-business accounts, and the sandbox mirrors what Baileys can send).
@@ -103,7 +116,7 @@ export type BotQueue = {
 export type BotContext = {
   now: number
   timeZone: string
-  scheduleType: 'disabled' | 'queue' | 'company' | string
+  scheduleType: 'disabled' | 'queue' | 'company' | 'connection' | string
   chatBotType: 'text' | 'button' | 'list' | string
   connection: {
     greetingMessage: string
@@ -116,12 +129,27 @@ export type BotContext = {
     collectiveVacationStart: string | null
     collectiveVacationEnd: string | null
     collectiveVacationMessage: string
+    enableLGPD: boolean
+    lgpdMessage: string
+    lgpdLink: string
+    /** The bot waits for the consent answer. */
+    lgpdConsent: boolean
+    /** The connection's hours (scheduleType 'connection'). */
+    schedules: readonly ScheduleEntry[]
   }
   companySchedules: readonly ScheduleEntry[]
   /** The connection's queues, in menu order. */
   queues: readonly BotQueue[]
   ticket: { queueId: number | null; isGroup: boolean }
-  contact: { disableBot: boolean }
+  contact: {
+    disableBot: boolean
+    /** The contact's LGPD answer so far. */
+    lgpdConsent: 'accepted' | 'refused' | null
+    /** No earlier ticket of the contact: its first conversation. */
+    firstConversation: boolean
+  }
+  /** The ticket's queue or connection names an external bot (AI prompt, integration): it answers after the gates. */
+  hasBot?: boolean
 }
 
 export type BotInput = { text: string }
@@ -130,8 +158,10 @@ export type BotAction =
   | { kind: 'send'; body: string; media?: BotMedia }
   | { kind: 'setQueue'; queueId: number }
   | { kind: 'rate'; rate: number }
+  | { kind: 'consent'; accepted: boolean }
 
-export type Decision = { state: BotState; actions: BotAction[] }
+/** `pass`: the message goes on to the ticket's external bot (the gates let it through). */
+export type Decision = { state: BotState; actions: BotAction[]; pass?: boolean }
 
 export const INITIAL_STATE: BotState = {
   node: 'start',
@@ -145,6 +175,14 @@ export const INITIAL_STATE: BotState = {
 /** Sent on 'Sair', and when the menus' budget is spent. */
 export const EXIT_NOTICE =
   'Certo! Você saiu do atendimento automático. Aguarde, logo um atendente vai falar com você.'
+/** Ends the LGPD consent question: the convention the machine reads. */
+export const CONSENT_HINT = 'Responda *1* para aceitar ou *2* para recusar.'
+/** Sent when the contact refuses: the bot stops, the ticket waits for a person. */
+export const CONSENT_REFUSED =
+  'Sua recusa foi registrada. Não usaremos o atendimento automático; aguarde, um atendente vai falar com você.'
+/** The consent text when the connection has none (notice mode only: consent mode requires one). */
+export const DEFAULT_LGPD_MESSAGE =
+  'Seus dados pessoais são tratados conforme a Lei Geral de Proteção de Dados (LGPD).'
 /** Added to the rating question, and repeated on an answer that is not a grade. */
 export const RATING_HINT = 'Responda com uma nota de *0* a *10*.'
 
@@ -203,8 +241,39 @@ export function openNow(schedules: readonly ScheduleEntry[], c: BotContext): boo
   return isWithinSchedule(schedules, t.weekday, t.minutes)
 }
 
-const companyClosed = (c: BotContext) =>
-  c.scheduleType === 'company' && !!c.connection.outOfHoursMessage.trim() && !openNow(c.companySchedules, c)
+/** Closed by the company's hours (scheduleType 'company') or the connection's ('connection'). */
+const closedNow = (c: BotContext) =>
+  !!c.connection.outOfHoursMessage.trim() &&
+  ((c.scheduleType === 'company' && !openNow(c.companySchedules, c)) ||
+    (c.scheduleType === 'connection' && !openNow(c.connection.schedules, c)))
+
+/** Whether the LGPD consent message is due on this ticket (see the file's comment). */
+export function consentDue(c: BotContext): boolean {
+  if (!c.connection.enableLGPD || c.contact.lgpdConsent != null) return false
+  return c.contact.firstConversation || c.connection.lgpdConsent
+}
+
+/** The customer's answer to the consent question, or null when it is neither. */
+export function consentAnswer(text: string): 'accepted' | 'refused' | null {
+  const t = text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[.!*\s]+$/g, '')
+    .toLowerCase()
+  if (['1', 'sim', 's', 'aceito', 'aceitar', 'concordo'].includes(t)) return 'accepted'
+  if (['2', 'nao', 'n', 'recuso', 'recusar', 'nao aceito'].includes(t)) return 'refused'
+  return null
+}
+
+/** The consent message: the connection's text, the privacy-policy link, and (when asking) how to answer. */
+export function consentText(c: BotContext, asking: boolean): string {
+  const link = c.connection.lgpdLink.trim()
+  return join(
+    c.connection.lgpdMessage.trim() || DEFAULT_LGPD_MESSAGE,
+    link ? `Política de privacidade: ${link}` : '',
+    asking ? CONSENT_HINT : '',
+  )
+}
 
 const join = (...parts: string[]) =>
   parts
@@ -241,8 +310,44 @@ export function optionMenuText(q: BotQueue, parentId: number | null, header: str
 
 /* ---------- transitions ---------- */
 
-/** The first message, or the first after a vacation or closed hours ended. */
+/** The first message, or the first after a vacation or closed hours ended: the LGPD gate first. */
 function open(s: BotState, c: BotContext): Decision {
+  if (consentDue(c)) {
+    if (c.connection.lgpdConsent) return askConsent(s, c)
+    // a notice, once (the first message of the first conversation), before whatever comes next
+    if (s.node === 'start') {
+      const rest = afterConsent(s, c)
+      return { ...rest, actions: [send(consentText(c, false)), ...rest.actions] }
+    }
+  }
+  return afterConsent(s, c)
+}
+
+/** The consent question (again, while the budget lasts; then silence until an answer). */
+function askConsent(s: BotState, c: BotContext): Decision {
+  if (s.node === 'consent' && !budgetLeft(s, c)) return { state: s, actions: [] }
+  const base = s.node === 'consent' ? s : fresh('consent')
+  return { state: prompted(base, c, { ...base, node: 'consent' }), actions: [send(consentText(c, true))] }
+}
+
+const atConsent: Step = (s, text, c) => {
+  // answered elsewhere meanwhile, or LGPD switched off: nothing to wait for
+  if (!consentDue(c) || !c.connection.lgpdConsent) return afterConsent(fresh('start'), c)
+  const answer = consentAnswer(text)
+  if (answer === 'accepted') {
+    const rest = afterConsent(fresh('start'), c)
+    return { ...rest, actions: [{ kind: 'consent', accepted: true }, ...rest.actions] }
+  }
+  if (answer === 'refused') {
+    const actions: BotAction[] = [{ kind: 'consent', accepted: false }, send(CONSENT_REFUSED)]
+    if (onVacation(c)) actions.push(send(c.connection.collectiveVacationMessage))
+    return { state: fresh('done'), actions }
+  }
+  return askConsent(s, c)
+}
+
+/** Past the LGPD gate: the vacation, closed hours, then the menu (or the external bot). */
+function afterConsent(s: BotState, c: BotContext): Decision {
   if (onVacation(c)) {
     if (!budgetLeft(s, c) && s.node === 'vacation') return { state: s, actions: [] }
     const base = s.node === 'vacation' ? s : fresh('vacation')
@@ -251,7 +356,7 @@ function open(s: BotState, c: BotContext): Decision {
       actions: [send(c.connection.collectiveVacationMessage)],
     }
   }
-  if (companyClosed(c)) {
+  if (closedNow(c)) {
     if (!budgetLeft(s, c) && s.node === 'outOfHours') return { state: s, actions: [] }
     const base = s.node === 'outOfHours' ? s : fresh('outOfHours')
     return {
@@ -259,6 +364,7 @@ function open(s: BotState, c: BotContext): Decision {
       actions: [send(c.connection.outOfHoursMessage)],
     }
   }
+  if (c.hasBot) return { state: fresh('done'), actions: [], pass: true }
   return mainMenu(fresh('start'), c, true)
 }
 
@@ -386,6 +492,7 @@ const rating: Step = (s, text, c) => {
 /** The table: what each node does with a message. */
 const TABLE: Record<ChatbotNode, Step> = {
   start: (s, _text, c) => open(s, c),
+  consent: atConsent,
   vacation: (s, _text, c) => open(s, c),
   outOfHours: (s, _text, c) => open(s, c),
   menu: atMenu,

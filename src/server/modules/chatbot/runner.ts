@@ -18,9 +18,18 @@ import { stmt } from '../../db/statements'
 import { type BotDispatcher, botDispatcherOf } from '../bots/dispatch'
 import { afterOutboundCommit } from '../messages/outbound'
 import { moveTicket, writeTemplate } from './apply'
-import { type BotTicket, loadBotContext, loadBotTicket, loadSession, saveSession } from './context'
+import {
+  type BotTicket,
+  botSettings,
+  isFirstConversation,
+  loadBotContext,
+  loadBotTicket,
+  loadSession,
+  saveSession,
+} from './context'
 import { finishedOf } from './finished'
 import { type BotState, decide, INITIAL_STATE } from './machine'
+import { localTime } from './time'
 
 export type BotMessage = { ticketId: number; messageId: number; text: string; ticketCreated: boolean }
 
@@ -29,6 +38,7 @@ function silentConnection(sqlite: Deps['sqlite'], whatsappId: number): boolean {
   return !!stmt<{ silent: number }, [number]>(
     sqlite,
     `SELECT (w.greeting_message = '' AND w.out_of_hours_message = '' AND w.collective_vacation_message = ''
+             AND w.enable_lgpd = 0
              AND NOT EXISTS (SELECT 1 FROM whatsapp_queues q WHERE q.whatsapp_id = w.id)) AS silent
        FROM whatsapps w WHERE w.id = ?`,
   ).get(whatsappId)?.silent
@@ -37,6 +47,7 @@ function silentConnection(sqlite: Deps['sqlite'], whatsappId: number): boolean {
 /** The nodes of a routing conversation still going (the catch-up reads the same list, catchup.ts). */
 export const ACTIVE_NODES: ReadonlySet<string> = new Set([
   'start',
+  'consent',
   'vacation',
   'outOfHours',
   'menu',
@@ -99,19 +110,20 @@ export class ChatbotRunner {
     const { sqlite } = this.deps
     const ticket = loadBotTicket(sqlite, m.ticketId)
     if (!ticket || ticket.whatsappId == null || ticket.isGroup) return []
-    // a queue (or connection) with a bot: the message is the bot's (answered by the dispatcher, bots/dispatch.ts)
-    if (this.bots.take(ticket, m)) return []
-    // a connection where the bot has nothing to say (no queues, no greeting, no out-of-hours or vacation
-    // message): nothing to decide or keep (the inbound benchmark's customers are all new)
-    if (ticket.status === 'pending' && silentConnection(sqlite, ticket.whatsappId)) return []
     const session = loadSession(sqlite, ticket.id)
+    const gated = this.gated(ticket, session?.node ?? null, m.ticketCreated)
+    // a queue (or connection) with a bot: the message is the bot's (answered by the dispatcher, bots/dispatch.ts)
+    if (!gated && this.bots.take(ticket, m)) return []
+    // a connection where the bot has nothing to say (no queues, no greeting, no out-of-hours or vacation
+    // message, no LGPD): nothing to decide or keep (the inbound benchmark's customers are all new)
+    if (ticket.status === 'pending' && silentConnection(sqlite, ticket.whatsappId)) return []
     if (session && session.lastMessageId >= m.messageId) return []
     if (!this.eligible(ticket, session?.node ?? null, m.ticketCreated)) {
       if (session?.node === 'done') this.done.add(ticket.id)
       return []
     }
     const now = this.deps.clock.now()
-    const context = loadBotContext(sqlite, ticket, now)
+    const context = loadBotContext(sqlite, ticket, now, gated && this.bots.hasBot(ticket))
     if (!context) return []
     const state: BotState = session ?? INITIAL_STATE
     const decision = decide(state, { text: m.text }, context)
@@ -151,6 +163,11 @@ export class ChatbotRunner {
             )
             current = { ...current, queueId: action.queueId }
           }
+        } else if (action.kind === 'consent') {
+          stmt(
+            sqlite,
+            'UPDATE contacts SET lgpd_consent = ?, lgpd_consent_at = ?, updated_at = ? WHERE id = ? AND company_id = ?',
+          ).run(action.accepted ? 'accepted' : 'refused', now, now, ticket.contactId, ticket.companyId)
         } else if (action.kind === 'rate') {
           stmt(
             sqlite,
@@ -168,7 +185,52 @@ export class ChatbotRunner {
     if (decision.state.node === 'done' && !this.bots.hasBot(loadBotTicket(sqlite, ticket.id) ?? ticket))
       this.done.add(ticket.id)
     if (send && ids.length) void afterOutboundCommit(this.deps, ids)
+    // past the gates, the message is the external bot's
+    if (decision.pass) this.bots.take(loadBotTicket(sqlite, ticket.id) ?? ticket, m)
     return ids
+  }
+
+  /**
+   * Whether the LGPD consent or the collective vacation holds this ticket before its external bot (machine.ts):
+   * a new conversation (or one the gate already holds) with consent due, or on vacation today; and a ticket whose
+   * contact refused consent where the connection requires it (people answer it, not a bot).
+   */
+  private gated(ticket: BotTicket, node: string | null, created: boolean): boolean {
+    if (ticket.status !== 'pending' || ticket.userId != null || ticket.isGroup || ticket.whatsappId == null)
+      return false
+    const first = node === null ? created : node === 'start'
+    if (!first && node !== 'consent' && node !== 'vacation' && node !== 'done') return false
+    const g = stmt<
+      {
+        lgpd: number
+        required: number
+        answer: string | null
+        start: string | null
+        end: string | null
+        message: string
+      },
+      [number, number]
+    >(
+      this.deps.sqlite,
+      `SELECT w.enable_lgpd AS lgpd, w.lgpd_consent AS required, c.lgpd_consent AS answer,
+              w.collective_vacation_start AS start, w.collective_vacation_end AS end,
+              w.collective_vacation_message AS message
+         FROM whatsapps w JOIN contacts c ON c.id = ? WHERE w.id = ?`,
+    ).get(ticket.contactId, ticket.whatsappId)
+    if (!g) return false
+    if (node === 'done') return !!(g.lgpd && g.required && g.answer === 'refused')
+    if (g.lgpd && g.answer == null) {
+      if (g.required && (first || node === 'consent')) return true
+      if (first && isFirstConversation(this.deps.sqlite, ticket)) return true
+    }
+    if (g.start && g.end && g.message.trim() && (first || node === 'vacation')) {
+      const today = localTime(
+        this.deps.clock.now(),
+        botSettings(this.deps.sqlite, ticket.companyId).timeZone,
+      ).date
+      return g.start <= today && today <= g.end
+    }
+    return false
   }
 
   private eligible(ticket: BotTicket, node: string | null, created: boolean): boolean {

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, ne } from 'drizzle-orm'
 import type { WhatsappDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
+import { effectiveSchedules, serializeSchedules } from '../../../shared/schedules'
 import type { CreateConnectionInput, UpdateConnectionInput } from '../../../shared/schemas/whatsapp'
 import { isoTime } from '../../clock'
 import type { Ctx } from '../../context'
@@ -44,9 +45,10 @@ export function toConnectionDto(
   queueRefs: WhatsappDto['queues'],
   admin: boolean,
 ): WhatsappDto {
-  const { createdAt, updatedAt, token, qrcode, pairingCode, ...rest } = row
+  const { createdAt, updatedAt, token, qrcode, pairingCode, schedules, ...rest } = row
   return {
     ...rest,
+    schedules: effectiveSchedules(schedules),
     token: admin ? token : null,
     qrcode: admin ? qrcode : '',
     pairingCode: admin ? pairingCode : null,
@@ -139,7 +141,13 @@ function assertRules(db: DB, companyId: number, next: Rules, exceptId?: number) 
   ) {
     throw fieldError('collectiveVacationEnd', 'The vacation must end after it starts')
   }
+  if (next.enableLGPD && next.lgpdConsent && !next.lgpdMessage?.trim())
+    throw fieldError('lgpdMessage', 'Write the consent message the contact answers')
 }
+
+/** The row's stored hours: a null list means the spec's default hours (stored as none). */
+const storedSchedules = (schedules: UpdateConnectionInput['schedules']) =>
+  schedules === undefined ? {} : { schedules: schedules ? serializeSchedules(schedules) : '[]' }
 
 function setQueues(tx: DB, connectionId: number, queueIds: number[]) {
   tx.delete(whatsappQueues).where(eq(whatsappQueues.whatsappId, connectionId)).run()
@@ -174,7 +182,7 @@ export async function createConnection(ctx: Ctx, input: CreateConnectionInput): 
       'ERR_SANDBOX_DISABLED',
     )
   }
-  const { queueIds = [], ...fields } = input
+  const { queueIds = [], schedules, ...fields } = input
   const row = transact(ctx, (tx, events) => {
     assertWithinPlanLimit(ctx, 'connections', tx)
     assertRules(tx, companyId, input)
@@ -187,6 +195,7 @@ export async function createConnection(ctx: Ctx, input: CreateConnectionInput): 
       .insert(whatsapps)
       .values({
         ...fields,
+        ...storedSchedules(schedules),
         provider,
         companyId,
         isDefault: first || !!input.isDefault,
@@ -213,7 +222,7 @@ export function updateConnection(ctx: Ctx, connectionId: number, input: UpdateCo
   const row = transact(ctx, (tx, events) => {
     const current = getConnectionRowInCompany(tx, companyId, connectionId)
     const currentQueues = (queuesOf(tx, [connectionId]).get(connectionId) ?? []).map((q) => q.id)
-    const next = { ...current, ...input, queueIds: input.queueIds ?? currentQueues }
+    const next = { ...current, ...input, schedules: undefined, queueIds: input.queueIds ?? currentQueues }
     assertRules(tx, companyId, { ...next, name: input.name }, connectionId)
     if (current.isDefault && input.isDefault === false) {
       throw new AppError(
@@ -221,11 +230,11 @@ export function updateConnection(ctx: Ctx, connectionId: number, input: UpdateCo
         'A company needs a default connection: make another one the default instead',
       )
     }
-    const { queueIds, ...fields } = input
+    const { queueIds, schedules, ...fields } = input
     if (input.isDefault) clearOtherDefaults(tx, companyId, connectionId)
     const updated = tx
       .update(whatsapps)
-      .set({ ...fields, updatedAt: ctx.clock.now() })
+      .set({ ...fields, ...storedSchedules(schedules), updatedAt: ctx.clock.now() })
       .where(eq(whatsapps.id, connectionId))
       .returning()
       .get()

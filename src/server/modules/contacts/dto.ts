@@ -12,7 +12,8 @@ import { sqliteOf } from '../tickets/dto'
 /** `SELECT` list giving a ContactRow's fields under their Drizzle names (booleans still 0/1: see `toContactRow`). */
 export const CONTACT_ROW_COLUMNS = `id, company_id AS companyId, uuid, name, number, number_key AS numberKey, lid,
   email, profile_pic_url AS profilePicUrl, profile_pic_checked_at AS profilePicCheckedAt, is_group AS isGroup,
-  disable_bot AS disableBot, whatsapp_id AS whatsappId, created_at AS createdAt, updated_at AS updatedAt`
+  disable_bot AS disableBot, lgpd_consent AS lgpdConsent, lgpd_consent_at AS lgpdConsentAt, whatsapp_id AS whatsappId,
+  created_at AS createdAt, updated_at AS updatedAt`
 
 /** The same list for a query that names the contacts table `c`. */
 export const CONTACT_ROW_COLUMNS_C = CONTACT_ROW_COLUMNS.replace(/(^|,\s*)(\w+)/g, '$1c.$2')
@@ -56,6 +57,8 @@ export function toContactDto(
     profilePicUrl: row.profilePicUrl,
     isGroup: !!row.isGroup,
     disableBot: !!row.disableBot,
+    lgpdConsent: row.lgpdConsent ?? null,
+    lgpdConsentAt: row.lgpdConsentAt == null ? null : iso(row.lgpdConsentAt),
     whatsappId: row.whatsappId,
     companyId: row.companyId,
     extraInfo,

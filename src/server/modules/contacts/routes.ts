@@ -1,11 +1,12 @@
 import { Hono } from 'hono'
 import { exportContactsQuery } from '../../../shared/schemas/contact-lists'
 import { contactBody, findOrCreateContactBody, listContactsQuery } from '../../../shared/schemas/contacts'
-import { ctxOf, requireAuth, requirePermission } from '../../http/auth'
+import { ctxOf, requireAdmin, requireAuth, requirePermission } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
 import { getImportJob, startImport } from '../contact-lists/imports'
 import { readUploadedSheet } from '../contact-lists/routes'
+import { erasePersonalData, exportPersonalData } from './personal-data'
 import { listAllContacts, listContacts } from './search'
 import { createContact, deleteContact, findOrCreateContact, getContact, updateContact } from './service'
 import { exportContacts } from './transfer'
@@ -38,6 +39,21 @@ export const contactsRoutes = new Hono<AppEnv>()
     const { contact, created } = findOrCreateContact(ctxOf(c), await parseBody(c, findOrCreateContactBody))
     return c.json(contact, created ? 201 : 200)
   })
+  // LGPD: one person's data, downloaded as a file or erased (admins only; personal-data.ts)
+  .get('/:id/personal-data', requireAdmin, (c) => {
+    const file = exportPersonalData(ctxOf(c), pathId(c, 'ERR_NO_CONTACT_FOUND'))
+    return new Response(file.json, {
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'content-disposition': `attachment; filename="${file.fileName}"`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      },
+    })
+  })
+  .delete('/:id/personal-data', requireAdmin, (c) =>
+    c.json(erasePersonalData(ctxOf(c), pathId(c, 'ERR_NO_CONTACT_FOUND'))),
+  )
   .get('/:id', (c) => c.json(getContact(ctxOf(c), pathId(c, 'ERR_NO_CONTACT_FOUND'))))
   .post('/', async (c) => c.json(createContact(ctxOf(c), await parseBody(c, contactBody)), 201))
   .put('/:id', async (c) =>

@@ -296,6 +296,56 @@ describe('ConnectionDialog', () => {
     expect(writes(calls)[0]?.body).toMatchObject({ name: 'Loja IA', promptId: 3 })
   })
 
+  test('LGPD tab: consent needs a message; the fields are sent', async () => {
+    const calls = mockFetch({
+      'GET /api/queue': () => ({ body: queues }),
+      'GET /api/whatsapp/1': () => ({ body: makeConnection({ id: 1 }) }),
+      'PUT /api/whatsapp/1': (c) => ({ body: makeConnection({ id: 1, ...(c.body as object) }) }),
+    })
+    const { onSaved } = renderDialog(1)
+    await screen.findByDisplayValue('Loja Centro')
+    await userEvent.click(tab('LGPD'))
+    await userEvent.click(screen.getByRole('switch', { name: /Enviar mensagem de LGPD/ }))
+    await userEvent.click(screen.getByRole('switch', { name: /Exigir consentimento/ }))
+    await userEvent.type(screen.getByLabelText(/^Link da política de privacidade/), 'ftp://x')
+    await save()
+    expect(await screen.findByText('Escreva a mensagem que o contato vai responder')).toBeInTheDocument()
+    expect(screen.getByText('Informe um endereço http(s)')).toBeInTheDocument()
+    expect(writes(calls)).toHaveLength(0)
+    await userEvent.type(screen.getByLabelText(/^Mensagem de consentimento/), 'Podemos tratar seus dados?')
+    const link = screen.getByLabelText(/^Link da política de privacidade/)
+    await userEvent.clear(link)
+    await userEvent.type(link, 'https://loja.example/privacidade')
+    await save()
+    await waitFor(() => expect(onSaved).toHaveBeenCalled())
+    expect(writes(calls)[0]!.body).toMatchObject({
+      enableLGPD: true,
+      lgpdConsent: true,
+      lgpdMessage: 'Podemos tratar seus dados?',
+      lgpdLink: 'https://loja.example/privacidade',
+    })
+  }, 20_000)
+
+  test("hours tab: the connection's service hours with the queues' editor, sent as schedules", async () => {
+    const calls = mockFetch({
+      'GET /api/queue': () => ({ body: queues }),
+      'GET /api/whatsapp/1': () => ({ body: makeConnection({ id: 1 }) }),
+      'PUT /api/whatsapp/1': (c) => ({ body: makeConnection({ id: 1, ...(c.body as object) }) }),
+    })
+    const { onSaved } = renderDialog(1)
+    await screen.findByDisplayValue('Loja Centro')
+    await userEvent.click(tab('Horários'))
+    const start = screen.getByLabelText('Início de Segunda-feira')
+    expect(start).toHaveValue('08:00')
+    await userEvent.clear(start)
+    await userEvent.type(start, '1400')
+    await save()
+    await waitFor(() => expect(onSaved).toHaveBeenCalled())
+    const sent = (writes(calls)[0]!.body as { schedules: { weekdayEn: string; startTime: string }[] })
+      .schedules
+    expect(sent.find((d) => d.weekdayEn === 'monday')!.startTime).toBe('14:00')
+  }, 20_000)
+
   test('the dialog keeps one height across its tabs', async () => {
     mockFetch({ 'GET /api/queue': () => ({ body: queues }) })
     renderDialog()

@@ -21,6 +21,7 @@ import { queuesList } from '../../state/queues'
 import { toast } from '../../state/toast'
 import { usePromptOptions } from '../prompts/usePromptOptions'
 import { useIntegrationOptions } from '../queue-integration/useIntegrationOptions'
+import { ScheduleEditor } from '../queues/ScheduleEditor'
 import {
   type ConnectionField,
   type ConnectionForm,
@@ -425,6 +426,57 @@ export function ConnectionDialog({
     </Section>
   )
 
+  const lgpdTab = (
+    <Section hint={d('lgpdIntro')}>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <div className="sm:col-span-2">
+          <Switch
+            label={d('enableLGPD')}
+            description={d('enableLGPDHint')}
+            checked={values.enableLGPD}
+            onChange={(v) => set('enableLGPD', v)}
+          />
+          <Switch
+            label={d('lgpdConsent')}
+            description={d('lgpdConsentHint')}
+            checked={values.lgpdConsent}
+            disabled={!values.enableLGPD}
+            onChange={(v) => set('lgpdConsent', v)}
+          />
+        </div>
+        <div className="sm:col-span-2">
+          {text('lgpdMessage', { rows: 4, required: values.enableLGPD && values.lgpdConsent })}
+        </div>
+        <Field
+          label={d('lgpdLink')}
+          error={errors.lgpdLink}
+          hint={d('lgpdLinkHint')}
+          className="sm:col-span-2"
+        >
+          <Input
+            name="lgpdLink"
+            type="url"
+            inputMode="url"
+            placeholder="https://"
+            value={values.lgpdLink}
+            onChange={(e) => set('lgpdLink', e.target.value)}
+            maxLength={500}
+          />
+        </Field>
+      </div>
+    </Section>
+  )
+
+  const hoursTab = (
+    <Section hint={d('hoursIntro')}>
+      <ScheduleEditor
+        value={values.schedules}
+        onChange={(v) => set('schedules', v)}
+        showErrors={!!errors.schedules}
+      />
+    </Section>
+  )
+
   const importTab = (
     <Section hint={d('importIntro')}>
       <div className="grid gap-5 sm:grid-cols-2">
@@ -471,6 +523,8 @@ export function ConnectionDialog({
     queues: queuesTab,
     nps: npsTab,
     vacation: vacationTab,
+    lgpd: lgpdTab,
+    hours: hoursTab,
     import: importTab,
     integration: integrationTab,
   }

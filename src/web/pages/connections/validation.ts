@@ -1,6 +1,8 @@
 import type { WhatsappDto } from '../../../shared/api'
+import { defaultSchedules, type ScheduleEntry } from '../../../shared/schedules'
 import { createConnectionBody, updateConnectionBody } from '../../../shared/schemas/whatsapp'
 import { schemaErrors } from '../../components/ui/schemaErrors'
+import { schedulesValid } from '../queues/ScheduleEditor'
 
 export type ConnectionForm = {
   name: string
@@ -26,6 +28,12 @@ export type ConnectionForm = {
   collectiveVacationStart: string
   collectiveVacationEnd: string
   collectiveVacationMessage: string
+  enableLGPD: boolean
+  lgpdMessage: string
+  lgpdLink: string
+  lgpdConsent: boolean
+  /** The connection's service hours (scheduleType 'connection'). */
+  schedules: ScheduleEntry[]
   importOldMessages: string
   importRecentMessages: string
   importOldMessagesGroups: boolean
@@ -59,13 +67,27 @@ export const EMPTY_CONNECTION: ConnectionForm = {
   collectiveVacationStart: '',
   collectiveVacationEnd: '',
   collectiveVacationMessage: '',
+  enableLGPD: false,
+  lgpdMessage: '',
+  lgpdLink: '',
+  lgpdConsent: false,
+  schedules: defaultSchedules(),
   importOldMessages: '',
   importRecentMessages: '',
   importOldMessagesGroups: false,
   closedTicketsPostImported: false,
 }
 
-export const TAB_KEYS = ['general', 'queues', 'nps', 'vacation', 'import', 'integration'] as const
+export const TAB_KEYS = [
+  'general',
+  'queues',
+  'nps',
+  'vacation',
+  'lgpd',
+  'hours',
+  'import',
+  'integration',
+] as const
 export type TabKey = (typeof TAB_KEYS)[number]
 
 /** Which tab holds each field (the dialog opens the tab of the first error). */
@@ -92,6 +114,11 @@ export const FIELD_TAB: Record<ConnectionField, TabKey> = {
   collectiveVacationStart: 'vacation',
   collectiveVacationEnd: 'vacation',
   collectiveVacationMessage: 'vacation',
+  enableLGPD: 'lgpd',
+  lgpdMessage: 'lgpd',
+  lgpdLink: 'lgpd',
+  lgpdConsent: 'lgpd',
+  schedules: 'hours',
   importOldMessages: 'import',
   importRecentMessages: 'import',
   importOldMessagesGroups: 'import',
@@ -131,6 +158,11 @@ export function fromDto(w: WhatsappDto): ConnectionForm {
     collectiveVacationStart: w.collectiveVacationStart ?? '',
     collectiveVacationEnd: w.collectiveVacationEnd ?? '',
     collectiveVacationMessage: w.collectiveVacationMessage ?? '',
+    enableLGPD: !!w.enableLGPD,
+    lgpdMessage: w.lgpdMessage ?? '',
+    lgpdLink: w.lgpdLink ?? '',
+    lgpdConsent: !!w.lgpdConsent,
+    schedules: w.schedules?.length ? w.schedules : defaultSchedules(),
     importOldMessages: w.importOldMessages ?? '',
     importRecentMessages: w.importRecentMessages ?? '',
     importOldMessagesGroups: w.importOldMessagesGroups,
@@ -148,6 +180,7 @@ const NUMBER_MESSAGES = {
   expiresTicketNPS: 'connections.errors.minutes',
   maxUseBotQueues: 'connections.errors.count',
   maxUseBotQueuesNPS: 'connections.errors.count',
+  lgpdLink: 'connections.errors.lgpdLink',
 }
 
 /**
@@ -186,6 +219,9 @@ export function validateConnection(
     form.collectiveVacationEnd < form.collectiveVacationStart
   )
     errors.collectiveVacationEnd ??= t('connections.errors.vacationEnd')
+  if (form.enableLGPD && form.lgpdConsent && !form.lgpdMessage.trim())
+    errors.lgpdMessage ??= t('connections.errors.lgpdMessage')
+  if (!schedulesValid(form.schedules)) errors.schedules = t('chatbot.hours.invalidTime')
   return errors
 }
 
@@ -213,11 +249,17 @@ export function toBody(form: ConnectionForm, creating: boolean): Record<string, 
     collectiveVacationStart: form.collectiveVacationStart || null,
     collectiveVacationEnd: form.collectiveVacationEnd || null,
     collectiveVacationMessage: form.collectiveVacationMessage,
+    enableLGPD: form.enableLGPD,
+    lgpdMessage: form.lgpdMessage,
+    lgpdLink: form.lgpdLink.trim(),
+    lgpdConsent: form.lgpdConsent,
     importOldMessages: form.importOldMessages || null,
     importRecentMessages: form.importRecentMessages || null,
     importOldMessagesGroups: form.importOldMessagesGroups,
     closedTicketsPostImported: form.closedTicketsPostImported,
   }
+  // checked apart (validateConnection), so a half-typed time does not read as a schema error of the whole list
+  if (schedulesValid(form.schedules)) body.schedules = form.schedules
   if (creating) body.provider = form.provider
   return body
 }

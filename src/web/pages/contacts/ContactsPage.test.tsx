@@ -16,6 +16,8 @@ function contact(overrides: Partial<ContactDto> = {}): ContactDto {
     profilePicUrl: '',
     isGroup: false,
     disableBot: false,
+    lgpdConsent: null,
+    lgpdConsentAt: null,
     whatsappId: null,
     companyId: 7,
     extraInfo: [],

@@ -1,15 +1,19 @@
-import { Mail, Pencil, Phone, X } from 'lucide-react'
+import { Download, Mail, Pencil, Phone, ShieldCheck, Trash2, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ContactDto, TicketDto } from '../../../../shared/api'
 import { liveChannel } from '../../../../shared/live'
+import { isAdmin } from '../../../../shared/permissions'
 import { api } from '../../../api/client'
-import { errorMessage } from '../../../api/errors'
+import { errorMessage, toastError } from '../../../api/errors'
 import { subscribe } from '../../../api/live'
 import { Button } from '../../../components/ui/Button'
+import { ConfirmDialog } from '../../../components/ui/ConfirmDialog'
 import { Skeleton } from '../../../components/ui/Skeleton'
 import { cn } from '../../../lib/cn'
 import { currentUser } from '../../../state/session'
+import { toast } from '../../../state/toast'
+import { downloadFile } from '../../contact-lists/lists'
 import { ContactAvatar } from '../../contacts/ContactAvatar'
 import { ContactDialog } from '../../contacts/ContactDialog'
 
@@ -18,6 +22,70 @@ export function telHref(number: string): string | null {
   if (!number || number.includes('*')) return null
   const digits = number.replace(/[^\d+]/g, '')
   return digits ? `tel:${digits.startsWith('+') ? digits : `+${digits}`}` : null
+}
+
+/**
+ * LGPD, for admins: the contact's consent answer, the export of everything about them (one JSON file) and the
+ * erasure (with the spec's delete confirmation). The server answers both only to admins.
+ */
+export function PrivacySection({ contact }: { contact: ContactDto }) {
+  const { t, i18n } = useTranslation()
+  const [erasing, setErasing] = useState(false)
+  const when = (iso: string | null) =>
+    iso ? new Date(iso).toLocaleString(i18n.language, { dateStyle: 'short', timeStyle: 'short' }) : ''
+  const status =
+    contact.lgpdConsent === 'accepted'
+      ? t('contacts.privacy.accepted', { date: when(contact.lgpdConsentAt) })
+      : contact.lgpdConsent === 'refused'
+        ? t('contacts.privacy.refused', { date: when(contact.lgpdConsentAt) })
+        : t('contacts.privacy.none')
+
+  const exportData = () =>
+    downloadFile(`/contacts/${contact.id}/personal-data`, `dados-pessoais-contato-${contact.id}.json`).catch(
+      () => toast.error(t('contacts.privacy.exportFailed')),
+    )
+  const erase = async () => {
+    try {
+      const done = await api.delete<{ messages: number }>(`/contacts/${contact.id}/personal-data`)
+      toast.success(t('contacts.privacy.erased', { count: done.messages }))
+    } catch (err) {
+      toastError(err)
+      throw err
+    }
+  }
+
+  return (
+    <section className="border-border border-t px-5 py-4" data-testid="contact-privacy">
+      <h3 className="mb-2 font-semibold text-[12px] text-subtle uppercase tracking-wider">
+        {t('contacts.privacy.title')}
+      </h3>
+      <p className="mb-3 inline-flex items-center gap-1.5 text-muted text-sm">
+        <ShieldCheck className="size-4 shrink-0" aria-hidden />
+        {status}
+      </p>
+      <div className="flex flex-col gap-2">
+        <Button variant="secondary" size="sm" icon={<Download className="size-4" />} onClick={exportData}>
+          {t('contacts.privacy.export')}
+        </Button>
+        <Button
+          variant="danger"
+          size="sm"
+          icon={<Trash2 className="size-4" />}
+          onClick={() => setErasing(true)}
+        >
+          {t('contacts.privacy.erase')}
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={erasing}
+        onClose={() => setErasing(false)}
+        onConfirm={erase}
+        title={t('contacts.privacy.eraseTitle')}
+        message={t('contacts.privacy.eraseText')}
+        confirmLabel={t('contacts.privacy.eraseConfirm')}
+      />
+    </section>
+  )
 }
 
 /**
@@ -78,6 +146,7 @@ export function ContactDrawer({
     extraInfo: [],
     disableBot: false,
   }
+  const admin = isAdmin(currentUser.value)
   const tel = telHref(shown.number)
 
   return (
@@ -171,6 +240,7 @@ export function ContactDrawer({
             </dl>
           )}
         </section>
+        {admin && !readOnly && contact && !ticket.isGroup && <PrivacySection contact={contact} />}
       </div>
       {editing && (
         <ContactDialog open contactId={id} onClose={() => setEditing(false)} onSaved={(c) => setContact(c)} />
