@@ -604,6 +604,10 @@ export const en: Resources = {
       replying: 'Replying',
       editing: 'Editing message',
       quickAnswers: 'Quick answers',
+      noteMode: 'Private note',
+      noteModeHint: 'Only the team sees it. Not sent to the customer. After saving, back to reply.',
+      leaveNote: 'Back to replying to the customer',
+      sendNote: 'Save private note',
     },
   },
   contacts: {

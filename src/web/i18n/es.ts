@@ -617,6 +617,10 @@ export const es: Resources = {
       replying: 'Respondiendo',
       editing: 'Editando mensaje',
       quickAnswers: 'Respuestas rápidas',
+      noteMode: 'Nota privada',
+      noteModeHint: 'Solo el equipo la ve. No se envía al cliente. Después de guardar, vuelve a respuesta.',
+      leaveNote: 'Volver a responder al cliente',
+      sendNote: 'Guardar nota privada',
     },
   },
   contacts: {

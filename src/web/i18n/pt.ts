@@ -610,6 +610,10 @@ export const pt = {
       replying: 'Respondendo',
       editing: 'Editando mensagem',
       quickAnswers: 'Respostas rápidas',
+      noteMode: 'Nota privada',
+      noteModeHint: 'Só a equipe vê. Não é enviada ao cliente. Depois de salvar, volta para resposta.',
+      leaveNote: 'Voltar para resposta ao cliente',
+      sendNote: 'Salvar nota privada',
     },
   },
   contacts: {
