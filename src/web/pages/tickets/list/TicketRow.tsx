@@ -1,10 +1,11 @@
-import { Clock, Eye, Smartphone, UserRound, UsersRound } from 'lucide-react'
+import { CheckCircle2, Clock, Eye, Smartphone, UserRound, UsersRound } from 'lucide-react'
 import { memo, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router-dom'
 import type { TicketDto } from '../../../../shared/api'
 import { Avatar } from '../../../components/ui/Avatar'
 import { Button, IconButton } from '../../../components/ui/Button'
+import { Spinner } from '../../../components/ui/Spinner'
 import { cn } from '../../../lib/cn'
 import { plainText } from '../conversation/RichText'
 import { elapsedSince, fullDateTime, ticketTime } from './time'
@@ -84,6 +85,9 @@ export type TicketRowProps = {
   onOpen: (ticket: TicketDto) => void
   onAccept: (ticket: TicketDto) => void
   accepting?: boolean
+  /** Close a pending ticket without accepting it; absent for users who may not. */
+  onClosePending?: (ticket: TicketDto) => void
+  closing?: boolean
   /** Admins: a read-only look at a pending conversation before accepting it. */
   onSpy?: (ticket: TicketDto) => void
 }
@@ -99,6 +103,8 @@ export const TicketRow = memo(function TicketRow({
   onOpen,
   onAccept,
   accepting,
+  onClosePending,
+  closing,
   onSpy,
 }: TicketRowProps) {
   const { t } = useTranslation()
@@ -121,6 +127,16 @@ export const TicketRow = memo(function TicketRow({
           label={`${t('ticketList.spy')}: ${name}`}
           icon={<Eye className="size-4" />}
           onClick={() => onSpy(ticket)}
+          className="size-7 max-sm:size-9"
+        />
+      )}
+      {onClosePending && (
+        <IconButton
+          size="sm"
+          label={`${t('ticketList.closePending')}: ${name}`}
+          icon={closing ? <Spinner /> : <CheckCircle2 className="size-4" />}
+          onClick={() => onClosePending(ticket)}
+          disabled={closing}
           className="size-7 max-sm:size-9"
         />
       )}
