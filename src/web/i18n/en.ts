@@ -478,6 +478,7 @@ export const en: Resources = {
     emptyText: 'Write below to start the conversation.',
     emptyReadOnly: 'This ticket has no messages yet.',
     accessDenied: 'Access denied',
+    ticketDeleted: 'Ticket deleted successfully.',
     contactInfo: 'Contact info',
     editContact: 'Edit contact',
     spyTitle: 'View ticket',

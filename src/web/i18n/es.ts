@@ -491,6 +491,7 @@ export const es: Resources = {
     emptyText: 'Escribe abajo para empezar la conversación.',
     emptyReadOnly: 'Esta atención aún no tiene mensajes.',
     accessDenied: 'Acceso no permitido',
+    ticketDeleted: 'Ticket eliminado con éxito.',
     contactInfo: 'Datos del contacto',
     editContact: 'Editar contacto',
     spyTitle: 'Ver atención',

@@ -484,6 +484,8 @@ export const pt = {
     emptyText: 'Escreva abaixo para começar a conversa.',
     emptyReadOnly: 'Este atendimento ainda não tem mensagens.',
     accessDenied: 'Acesso não permitido',
+    // The spec's text, word for word.
+    ticketDeleted: 'Ticket deleted sucessfully.',
     contactInfo: 'Dados do contato',
     editContact: 'Editar contato',
     spyTitle: 'Visualizar atendimento',

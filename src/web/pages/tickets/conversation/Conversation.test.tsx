@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, mock, test } from 'bun:test'
-import { act, render, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, jest, mock, test } from 'bun:test'
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { MessageDto, TicketDto } from '../../../../shared/api'
 import { startLive, stopLive } from '../../../api/live'
@@ -385,6 +385,45 @@ describe('Conversation', () => {
         calls.filter((c) => c.path.startsWith('/api/ticket-tags')).map((c) => `${c.method} ${c.path}`),
       ).toEqual(['PUT /api/ticket-tags/5/2', 'DELETE /api/ticket-tags/5', 'PUT /api/ticket-tags/5/2']),
     )
+  })
+
+  test("deleted by someone else while shown: 'Ticket deleted sucessfully.' and back to the list", async () => {
+    mockFetch({ ...base, 'GET /api/messages/5': () => page([makeMessage({ id: 1, body: 'Oi' })]) })
+    startLive()
+    const ws = sockets().at(-1)!
+    act(() => ws.open())
+    const { onClosed } = show()
+    await screen.findByText('Oi')
+    expect(onClosed).not.toHaveBeenCalled()
+    act(() => ws.receive({ event: 'company-7-ticket', data: { action: 'delete', ticketId: 5 } }))
+    expect(await screen.findByText('Ticket deleted sucessfully.')).toBeInTheDocument()
+    expect(onClosed).toHaveBeenCalled()
+  })
+
+  test('the message being answered is flagged in the list; the flag clears after 10 s, the reply stays', async () => {
+    mockFetch({
+      ...base,
+      'GET /api/messages/5': () => page([makeMessage({ id: 1, body: 'Qual o prazo?' })]),
+    })
+    show()
+    const bubble = (await screen.findByText('Qual o prazo?')).closest('[data-testid="bubble"]')!
+    expect(bubble).not.toHaveAttribute('data-highlighted')
+    await userEvent.click(within(bubble as HTMLElement).getByRole('button', { name: 'Opções da mensagem' }))
+    const reply = await screen.findByRole('menuitem', { name: 'Responder' })
+    jest.useFakeTimers()
+    try {
+      act(() => {
+        fireEvent.click(reply)
+      })
+      expect(bubble).toHaveAttribute('data-highlighted', 'true')
+      act(() => jest.advanceTimersByTime(9_999))
+      expect(bubble).toHaveAttribute('data-highlighted', 'true')
+      act(() => jest.advanceTimersByTime(1))
+      expect(bubble).not.toHaveAttribute('data-highlighted')
+      expect(screen.getByText('Respondendo')).toBeInTheDocument()
+    } finally {
+      jest.useRealTimers()
+    }
   })
 
   test("a ticket of another queue: 'Acesso não permitido' and back to the list", async () => {
