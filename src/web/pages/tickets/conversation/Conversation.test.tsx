@@ -465,6 +465,68 @@ describe('Conversation', () => {
     expect(within(drawer).getByRole('button', { name: 'Editar contato' })).toBeEnabled()
   })
 
+  test("the contact drawer lists the contact's appointments and schedules one through the ticket's connection", async () => {
+    const appointment = {
+      id: 40,
+      companyId: 7,
+      body: 'Lembrete: sua consulta é amanhã às 10 horas',
+      contactId: 9,
+      contact: { id: 9, name: 'Maria Souza' },
+      sendAt: '2026-11-21T15:00:00.000Z',
+      sentAt: null,
+      status: 'PENDENTE',
+      openTicket: 'enabled',
+      ticketUserId: null,
+      queueId: null,
+      statusTicket: 'closed',
+      whatsappId: null,
+      userId: 1,
+      mediaPath: null,
+      mediaName: null,
+      mediaUrl: null,
+      error: null,
+      attempts: 0,
+      ticketId: null,
+      repeat: null,
+      seriesId: null,
+      createdAt: '',
+      updatedAt: '',
+    }
+    const calls = mockFetch({
+      ...base,
+      'GET /api/whatsapp': () => ({ body: [{ id: 3, name: 'Loja', status: 'CONNECTED' }] }),
+      'GET /api/users/list': () => ({ body: [] }),
+      'GET /api/messages/5': () => page([makeMessage({ id: 1 })]),
+      'GET /api/contacts/9': () => ({ body: { ...makeTicket().contact, extraInfo: [], disableBot: false } }),
+      'GET /api/schedules/': () => ({ body: { schedules: [appointment], count: 1, hasMore: false } }),
+      'POST /api/schedules': (c) => ({
+        status: 201,
+        body: { ...appointment, id: 41, body: (c.body as { body: string }).body, whatsappId: 3 },
+      }),
+    })
+    show()
+    await userEvent.click(await screen.findByRole('button', { name: 'Dados do contato' }))
+    const section = await within(screen.getByTestId('contact-drawer')).findByTestId('appointments')
+    expect(await within(section).findByText('Lembrete: sua consulta é …')).toBeInTheDocument()
+    expect(within(section).getByText('Mensagem PENDENTE')).toBeInTheDocument()
+    expect(calls.find((c) => c.path === '/api/schedules/')?.query.get('contactId')).toBe('9')
+    await userEvent.click(within(section).getByRole('button', { name: 'Agendar' }))
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByText('Maria Souza')).toBeInTheDocument()
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Conexão' })).toHaveTextContent('Loja'),
+    )
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Mensagem/ }), 'Confirmando amanhã')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }))
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1))
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({
+      contactId: 9,
+      body: 'Confirmando amanhã',
+      whatsappIds: [3],
+    })
+    expect(await within(section).findByText('Confirmando amanhã')).toBeInTheDocument()
+  })
+
   test('spy dialog: read-only (no input, no actions), nothing marked read', async () => {
     const calls = mockFetch({
       ...base,
