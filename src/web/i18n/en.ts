@@ -688,7 +688,7 @@ export const en: Resources = {
     noMessages: 'No messages',
     accept: 'Accept',
     spy: 'View conversation',
-    closePending: 'Resolve without accepting',
+    closePending: 'Close ticket',
     acceptToOpen: 'Accept the ticket to open the conversation',
     errorTitle: "Couldn't load the tickets",
     emptySearchTitle: 'Nothing found',

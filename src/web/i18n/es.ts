@@ -701,7 +701,7 @@ export const es: Resources = {
     noMessages: 'Sin mensajes',
     accept: 'Aceptar',
     spy: 'Ver conversación',
-    closePending: 'Resolver sin aceptar',
+    closePending: 'Cerrar ticket',
     acceptToOpen: 'Acepta el ticket para abrir la conversación',
     errorTitle: 'No se pudieron cargar los tickets',
     emptySearchTitle: 'Nada encontrado',

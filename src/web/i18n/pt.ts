@@ -695,7 +695,7 @@ export const pt = {
     noMessages: 'Sem mensagens',
     accept: 'Aceitar',
     spy: 'Ver conversa',
-    closePending: 'Resolver sem aceitar',
+    closePending: 'Encerrar ticket',
     acceptToOpen: 'Aceite o ticket para abrir a conversa',
     errorTitle: 'Não foi possível carregar os tickets',
     emptySearchTitle: 'Nada encontrado',

@@ -163,7 +163,7 @@ describe('TicketsPage', () => {
     renderAt('/tickets', <Where />)
     await userEvent.click(await screen.findByRole('tab', { name: /Aguardando/ }))
     const row = (await screen.findByText('João Pereira')).closest('li')!
-    await userEvent.click(within(row).getByRole('button', { name: 'Resolver sem aceitar: João Pereira' }))
+    await userEvent.click(within(row).getByRole('button', { name: 'Encerrar ticket: João Pereira' }))
     await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1))
     const put = calls.find((c) => c.method === 'PUT')!
     expect(put.path).toBe('/api/tickets/2')
@@ -180,7 +180,7 @@ describe('TicketsPage', () => {
     await userEvent.click(await screen.findByRole('tab', { name: /Aguardando/ }))
     const row = (await screen.findByText('João Pereira')).closest('li')!
     expect(within(row).getByRole('button', { name: 'Aceitar: João Pereira' })).toBeInTheDocument()
-    expect(within(row).queryByRole('button', { name: /Resolver sem aceitar/ })).toBeNull()
+    expect(within(row).queryByRole('button', { name: /Encerrar ticket/ })).toBeNull()
   })
 
   test('the lists ask for their status, show-all and the selected queues; the groups tab asks for groups', async () => {
