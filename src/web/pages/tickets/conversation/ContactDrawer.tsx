@@ -81,7 +81,10 @@ function Appointments({
             const content = (
               <>
                 <span className="flex items-center justify-between gap-2">
-                  <span className="text-[13px] text-fg tnum">{formatInZone(Date.parse(s.sendAt), zone)}</span>
+                  {/* To the minute: the seconds of the schedules table would push the status to a new line. */}
+                  <span className="whitespace-nowrap text-[13px] text-fg tnum">
+                    {formatInZone(Date.parse(s.sendAt), zone).slice(0, -3)}
+                  </span>
                   <StatusBadge s={s} />
                 </span>
                 <span className="mt-0.5 block truncate text-muted text-sm" title={s.body}>

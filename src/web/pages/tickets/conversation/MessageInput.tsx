@@ -703,20 +703,22 @@ export function MessageInput({
                 onClick={() => void send()}
                 disabled={!canSendNow}
                 className={cn(
-                  'flex size-10 shrink-0 items-center justify-center rounded-full disabled:opacity-50 max-sm:size-11',
+                  'relative flex size-10 shrink-0 items-center justify-center rounded-full disabled:opacity-50 max-sm:size-11',
                   noteSend
-                    ? 'bg-[var(--note-border)] text-[var(--note-fg)] hover:brightness-95'
+                    ? 'bg-[var(--note-fg)] text-[var(--note)] hover:brightness-110'
                     : 'bg-primary text-on-primary hover:bg-primary-hover',
                 )}
                 aria-label={sendLabel}
                 title={sendLabel}
               >
-                {sending ? (
-                  <Spinner />
-                ) : noteSend ? (
-                  <Lock className="size-[18px]" aria-hidden />
-                ) : (
-                  <SendHorizontal className="size-5" aria-hidden />
+                {sending ? <Spinner /> : <SendHorizontal className="size-5" aria-hidden />}
+                {noteSend && !sending && (
+                  <span
+                    aria-hidden
+                    className="-top-0.5 -right-0.5 absolute flex size-4 items-center justify-center rounded-full bg-[var(--note)] text-[var(--note-fg)] ring-1 ring-[var(--note-border)]"
+                  >
+                    <Lock className="size-2.5" />
+                  </span>
                 )}
               </button>
             ) : (

@@ -189,12 +189,7 @@ export const TicketRow = memo(function TicketRow({
             </span>
           )}
         </div>
-        <div
-          className={cn(
-            'mt-1.5 flex min-w-0 items-center gap-2 overflow-hidden whitespace-nowrap text-[11.5px] text-subtle',
-            pending && '-my-1',
-          )}
-        >
+        <div className="mt-1.5 flex min-w-0 items-center gap-2 overflow-hidden whitespace-nowrap text-[11.5px] text-subtle">
           <QueueLabel queue={ticket.queue} />
           {waiting && <ElapsedLabel iso={ticket.updatedAt} now={now} />}
           {ticket.user?.name && (
@@ -206,10 +201,15 @@ export const TicketRow = memo(function TicketRow({
             </Meta>
           )}
           {!pending && connection}
-          {actions}
         </div>
-        {(ticket.tags?.length > 0 || (pending && connection)) && (
-          <div className="mt-1 flex min-w-0 items-center gap-1.5 overflow-hidden whitespace-nowrap text-[11.5px] text-subtle">
+        {/* A pending row's actions sit on the last line, the one with room to spare beside the connection. */}
+        {(ticket.tags?.length > 0 || pending) && (
+          <div
+            className={cn(
+              'mt-1 flex min-w-0 items-center gap-1.5 overflow-hidden whitespace-nowrap text-[11.5px] text-subtle',
+              pending && '-mb-1',
+            )}
+          >
             {pending && connection}
             {(ticket.tags ?? []).slice(0, MAX_TAGS).map((tag) => (
               <span
@@ -235,6 +235,7 @@ export const TicketRow = memo(function TicketRow({
                 +{(ticket.tags?.length ?? 0) - MAX_TAGS}
               </span>
             )}
+            {actions}
           </div>
         )}
       </div>
