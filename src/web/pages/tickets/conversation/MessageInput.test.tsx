@@ -201,6 +201,36 @@ describe('MessageInput', () => {
     expect(screen.getByTestId('note-mode')).toBeInTheDocument()
   })
 
+  test('a refused quoted note stays a note once the quote is gone', async () => {
+    mockFetch({
+      'POST /api/messages/5': () => ({ status: 409, body: { error: 'ERR_TICKET_NOT_OPEN', message: 'x' } }),
+    })
+    const ticket = makeTicket()
+    const quoted = makeMessage({ id: 12, body: 'Qual o prazo?' })
+    const view = renderInput({ ticket, replyTo: quoted })
+    await userEvent.click(screen.getByRole('button', { name: 'Nota privada (não é enviada ao cliente)' }))
+    await userEvent.type(view.box, 'Ver com logística{Enter}')
+    // The conversation drops the quote as the send starts.
+    view.rerender(
+      <>
+        <MessageInput
+          ticket={ticket}
+          replyTo={null}
+          editing={null}
+          onSent={view.onSent}
+          onCancelReply={view.onCancelReply}
+          onCancelEdit={view.onCancelEdit}
+        />
+        <Toaster />
+      </>,
+    )
+    expect(
+      await screen.findByText('As mensagens só podem ser enviadas em um atendimento aberto.'),
+    ).toBeInTheDocument()
+    expect(view.box.value).toBe('Ver com logística')
+    expect(screen.getByTestId('note-mode')).toBeInTheDocument()
+  })
+
   test('a refused send puts the text back and reports the error', async () => {
     mockFetch({
       'POST /api/messages/5': () => ({ status: 409, body: { error: 'ERR_TICKET_NOT_OPEN', message: 'x' } }),

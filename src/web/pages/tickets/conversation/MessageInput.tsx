@@ -269,11 +269,14 @@ export function MessageInput({
     if (focusKey != null) area.current?.focus()
   }, [focusKey])
 
+  // Quoting a message answers the customer: note mode ends (it may be switched on again for a quoted note). A
+  // quote that ends (sent, cancelled) leaves the mode as it is, so a refused note stays a note.
   const replyToId = replyTo?.id ?? null
-  // biome-ignore lint/correctness/useExhaustiveDependencies: quoting a message or another ticket leaves note mode
   useEffect(() => {
-    setPrivate(false)
-  }, [replyToId, ticket.id])
+    if (replyToId != null) setPrivate(false)
+  }, [replyToId])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another ticket starts in reply mode
+  useEffect(() => setPrivate(false), [ticket.id])
 
   // Attachments' previews are released with them.
   const previews = useRef(attachments)
