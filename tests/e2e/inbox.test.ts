@@ -1,8 +1,9 @@
 /**
  * Browser test of the inbox through the sandbox, against the BUILT executable (`npm run build`, then
  * `npm run test:e2e`): a virtual customer writes, the pending ticket appears live for the attendant of its queue,
- * who accepts, replies (the sandbox records the reply) and resolves; an attendant of another queue, signed in
- * in a second browser the whole time, never sees it. Screenshots land in tests/e2e/artifacts/.
+ * who accepts, writes a private note (never sent), replies (the sandbox records the reply) and resolves; an
+ * attendant of another queue, signed in in a second browser the whole time, never sees it. Screenshots land in
+ * tests/e2e/artifacts/.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
@@ -86,6 +87,13 @@ describe('the inbox in a browser (sandbox)', () => {
     await suporte.waitForURL(/\/tickets\/[\w-]+$/)
     const input = suporte.getByRole('textbox', { name: /Mensagem/ })
     await input.waitFor()
+    // A private note first: note mode ends with it, so the reply below reaches the customer.
+    await suporte.getByRole('button', { name: 'Nota privada (não é enviada ao cliente)' }).click()
+    await suporte.getByTestId('note-mode').waitFor()
+    await input.fill('Nota: cliente com pedido atrasado')
+    await input.press('Enter')
+    await suporte.getByTestId('note-mode').waitFor({ state: 'detached' })
+    await suporte.getByText('Nota: cliente com pedido atrasado').first().waitFor()
     await input.fill('Oi Joana, vou verificar agora mesmo.')
     await input.press('Enter')
     let sent: { to: string; body: string }[] = []
@@ -96,6 +104,8 @@ describe('the inbox in a browser (sandbox)', () => {
       if (sent.length === 0) await Bun.sleep(100)
     }
     expect(sent).toHaveLength(1)
+    const all = await api<{ body: string }[]>(`/sandbox/connections/${connectionId}/outbound`)
+    expect(all.filter((m) => m.body?.includes('pedido atrasado'))).toEqual([])
     // The sandbox, like WhatsApp today, addresses this customer by LID as well as by number.
     expect(sent[0]?.to).toMatch(/11988887777|@lid$/)
     await shot(suporte, 'replied')

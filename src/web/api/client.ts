@@ -17,6 +17,8 @@ export class ApiError extends Error {
     readonly details: Record<string, unknown> = {},
     /** Seconds from a Retry-After header (429). */
     readonly retryAfter: number | null = null,
+    /** The catalogue code when `error` carries text instead (ERR_OTHER_OPEN_TICKET's JSON: `TextErrorBody`). */
+    readonly textCode: string | null = null,
   ) {
     super(message)
     this.name = 'ApiError'
@@ -68,7 +70,7 @@ export function storeToken(token: string, companyId?: number): void {
 }
 
 async function toApiError(res: Response): Promise<ApiError> {
-  let body: Partial<ErrorBody> = {}
+  let body: Partial<ErrorBody> & { code?: unknown } = {}
   try {
     body = (await res.json()) as Partial<ErrorBody>
   } catch {
@@ -82,6 +84,7 @@ async function toApiError(res: Response): Promise<ApiError> {
     Array.isArray(body.fields) ? body.fields : [],
     body.details && typeof body.details === 'object' ? body.details : {},
     retry != null && retry !== '' && !Number.isNaN(Number(retry)) ? Number(retry) : null,
+    typeof body.code === 'string' ? body.code : null,
   )
 }
 

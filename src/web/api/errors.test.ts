@@ -36,3 +36,26 @@ describe('fieldMessage', () => {
     expect(fieldMessage(plain, plain.fields[0]!)).toBe('name must be at least length 2')
   })
 })
+
+describe('ERR_OTHER_OPEN_TICKET', () => {
+  afterEach(() => i18n.changeLanguage('pt'))
+
+  test("the spec's answer with the holder's JSON in `error` is still translated through its `code`", async () => {
+    const { api } = await import('./client')
+    const { mockFetch } = await import('../test/utils')
+    mockFetch({
+      'PUT /api/tickets/9': () => ({
+        status: 409,
+        body: {
+          error: JSON.stringify({ userId: 2, user: { name: 'Bia' }, queue: { name: 'Vendas' } }),
+          code: 'ERR_OTHER_OPEN_TICKET',
+          message: 'Another user holds an open ticket of this contact',
+        },
+      }),
+    })
+    const err = await api.put('/tickets/9', { status: 'open' }).catch((e: unknown) => e)
+    expect(errorMessage(err)).toBe('Já existe um atendimento aberto para este contato.')
+    await i18n.changeLanguage('es')
+    expect(errorMessage(err)).toBe('Ya existe un ticket abierto para este contacto.')
+  })
+})

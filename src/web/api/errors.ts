@@ -10,8 +10,9 @@ import { ApiError } from './client'
 
 export function errorMessage(err: unknown): string {
   if (err instanceof ApiError) {
-    if (err.code) {
-      const key = `errors.${err.code}`
+    for (const code of [err.code, err.textCode]) {
+      if (!code) continue
+      const key = `errors.${code}`
       if (i18n.exists(key)) return i18n.t(key, { ...err.details, seconds: err.retryAfter ?? '' })
     }
     if (err.message) return err.message

@@ -281,6 +281,14 @@ export function acceptTicket(ticket: Pick<TicketDto, 'id'>, userId: number): Pro
 }
 
 /**
+ * PUT /api/tickets/{id}: close a pending ticket without accepting it (from the list; the spec's client sends the
+ * same body, so the connection's farewell follows the server's default).
+ */
+export function closePendingTicket(ticket: Pick<TicketDto, 'id'>, userId: number): Promise<TicketDto> {
+  return api.put<TicketDto>(`/tickets/${ticket.id}`, { status: 'closed', userId })
+}
+
+/**
  * The queue multi-select is remembered per user in browser storage, as the queues the user chose NOT to see:
  * a queue created later shows by default.
  */

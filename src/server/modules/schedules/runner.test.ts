@@ -75,6 +75,31 @@ describe('ScheduleRunner', () => {
     runner.stop()
   })
 
+  test("the schedule's connection (the spec's whatsappIds) sends it, not the company's default", async () => {
+    const { h, admin, connection, session, contact } = await setup()
+    const other = await connected(h, h.a.id)
+    const runner = new ScheduleRunner(h.deps)
+    await runner.start()
+    const res = await admin.post('/schedules', {
+      body: 'Pela outra loja',
+      contactId: contact.id,
+      sendAt: new Date(h.clock.now() + MIN).toISOString(),
+      whatsappIds: [other.connection.id],
+    })
+    expect(res.status).toBe(201)
+    expect(res.body.whatsappId).toBe(other.connection.id)
+    runner.wake()
+    await h.clock.tick(MIN)
+    expect(sends(other.session)).toEqual(['Pela outra loja'])
+    expect(sends(session)).toEqual([])
+    const ticket = h.deps.sqlite
+      .query<{ whatsappId: number }, [number]>('SELECT whatsapp_id AS whatsappId FROM tickets WHERE id = ?')
+      .get(rows(h)[0]!.ticketId!)
+    expect(ticket?.whatsappId).toBe(other.connection.id)
+    expect(ticket?.whatsappId).not.toBe(connection.id)
+    runner.stop()
+  })
+
   test('a company that may not send (plan without schedules, inactive) fails its due schedules with why', async () => {
     const { h, admin, session, contact } = await setup()
     const runner = new ScheduleRunner(h.deps)

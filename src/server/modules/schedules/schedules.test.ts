@@ -124,6 +124,30 @@ describe('schedules API', () => {
     expect(res.status).toBe(404)
   })
 
+  test("contactId narrows the list to that contact's (the contact drawer); another company's contact lists none", async () => {
+    const { h, admin, contact } = await setup()
+    const other = makeContact(h, h.a.id, { name: 'João' })
+    const foreign = makeContact(h, h.b.id, { name: 'Bia' })
+    const attendant = await h.as(h.a.attendant)
+    for (const [who, body] of [
+      [contact, 'Lembrete da consulta'],
+      [other, 'Promoção de novembro'],
+    ] as const)
+      await admin.post('/schedules', { body, contactId: who.id, sendAt: iso(h, 3_600_000) })
+    const adminB = await h.as(h.b.admin)
+    await adminB.post('/schedules', {
+      body: 'De outra empresa',
+      contactId: foreign.id,
+      sendAt: iso(h, 3_600_000),
+    })
+    const mine = await attendant.get(`/schedules/?contactId=${contact.id}`)
+    expect(mine.status).toBe(200)
+    expect(mine.body.schedules.map((s: { body: string }) => s.body)).toEqual(['Lembrete da consulta'])
+    const theirs = await admin.get(`/schedules/?contactId=${foreign.id}`)
+    expect(theirs.status).toBe(200)
+    expect(theirs.body.schedules).toEqual([])
+  })
+
   test("another company's schedule is not found (404) for every verb", async () => {
     const { h, admin, contact } = await setup()
     const id = (

@@ -18,6 +18,8 @@ import { Select } from '../../components/ui/Select'
 import { Skeleton } from '../../components/ui/Skeleton'
 import { Spinner } from '../../components/ui/Spinner'
 import { Switch } from '../../components/ui/Switch'
+import { connectionsList } from '../../state/connections'
+import { useLiveList } from '../../state/liveList'
 import { toast } from '../../state/toast'
 import { searchContacts } from '../contacts/state'
 
@@ -35,6 +37,8 @@ export type ScheduleForm = {
   ticketUserId: number | null
   queueId: number | null
   statusTicket: 'open' | 'closed'
+  /** The connection it is sent through; null: the company's default. */
+  whatsappId: number | null
 }
 
 const SEARCH_MIN = 3
@@ -45,6 +49,7 @@ export function emptySchedule(
   now: number,
   timeZone: string,
   contact: ContactRef | null = null,
+  whatsappId: number | null = null,
 ): ScheduleForm {
   return {
     contact,
@@ -57,6 +62,7 @@ export function emptySchedule(
     ticketUserId: null,
     queueId: null,
     statusTicket: 'closed',
+    whatsappId,
   }
 }
 
@@ -72,6 +78,7 @@ function formOf(s: ScheduleDto, timeZone: string): ScheduleForm {
     ticketUserId: s.ticketUserId,
     queueId: s.queueId,
     statusTicket: s.statusTicket,
+    whatsappId: s.whatsappId,
   }
 }
 
@@ -107,6 +114,8 @@ export function scheduleBodyOf(f: ScheduleForm, timeZone: string) {
     ticketUserId: f.openTicket ? f.ticketUserId : null,
     queueId: f.openTicket ? f.queueId : null,
     statusTicket: f.openTicket ? f.statusTicket : 'closed',
+    // The spec's list of connections; the server sends through the first (none: the company's default).
+    whatsappIds: f.whatsappId == null ? [] : [f.whatsappId],
     repeat:
       f.repeat === 'none'
         ? null
@@ -222,6 +231,7 @@ export function ScheduleDialog({
   open,
   scheduleId,
   initialContact = null,
+  initialWhatsappId = null,
   timeZone,
   now,
   onClose,
@@ -230,6 +240,8 @@ export function ScheduleDialog({
   open: boolean
   scheduleId?: number
   initialContact?: ContactRef | null
+  /** A new schedule's connection (the ticket's, from the conversation). */
+  initialWhatsappId?: number | null
   timeZone: string
   now: number
   onClose: () => void
@@ -240,7 +252,9 @@ export function ScheduleDialog({
   const [loaded, setLoaded] = useState<Loaded>(
     creating ? { status: 'ready', record: null } : { status: 'loading' },
   )
-  const [form, setForm] = useState<ScheduleForm>(() => emptySchedule(now, timeZone, initialContact))
+  const [form, setForm] = useState<ScheduleForm>(() =>
+    emptySchedule(now, timeZone, initialContact, initialWhatsappId),
+  )
   const [submitted, setSubmitted] = useState(false)
   const [serverErrors, setServerErrors] = useState<Errors>({})
   const [saving, setSaving] = useState(false)
@@ -248,6 +262,7 @@ export function ScheduleDialog({
   const [dropMedia, setDropMedia] = useState(false)
   const [users, setUsers] = useState<{ id: number; name: string }[]>([])
   const [queues, setQueues] = useState<QueueDto[]>([])
+  const connections = useLiveList(connectionsList, undefined, { enabled: open })
   const fileInput = useRef<HTMLInputElement>(null)
 
   useEffect(() => {
@@ -445,6 +460,18 @@ export function ScheduleDialog({
               <Input type="date" value={form.until} onChange={(e) => set('until', e.target.value)} />
             </Field>
           )}
+          <Field label={t('schedules.connection')} hint={t('schedules.connectionHint')} as="group">
+            <Select
+              aria-label={t('schedules.connection')}
+              value={form.whatsappId ?? 0}
+              onChange={(v) => set('whatsappId', v || null)}
+              disabled={locked}
+              options={[
+                { value: 0, label: t('schedules.defaultConnection') },
+                ...connections.items.map((c) => ({ value: c.id, label: c.name })),
+              ]}
+            />
+          </Field>
           <Switch
             checked={form.openTicket}
             onChange={(v) => set('openTicket', v)}

@@ -128,6 +128,43 @@ describe('SchedulesPage', () => {
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(/^\/schedules$/))
   })
 
+  test("the dialog picks the connection it is sent through (the spec's whatsappIds); none is the default", async () => {
+    const calls = serve(() => [], {
+      'GET /api/whatsapp': () => ({
+        body: [
+          { id: 3, name: 'Loja Centro', status: 'CONNECTED' },
+          { id: 4, name: 'Loja Norte', status: 'CONNECTED' },
+        ],
+      }),
+      'GET /api/contacts/:id': () => ({ body: { id: 5, name: 'Maria Souza' } }),
+      'GET /api/schedules/:id': () => ({ body: schedule(1, { whatsappId: 4 }) }),
+      'POST /api/schedules': () => ({ status: 201, body: schedule(10) }),
+      'PUT /api/schedules/:id': () => ({ body: schedule(1) }),
+    })
+    renderAt('/schedules?contactId=5')
+    const dialog = await screen.findByRole('dialog')
+    const picker = within(dialog).getByRole('button', { name: 'Conexão' })
+    expect(picker).toHaveTextContent('Conexão padrão')
+    await userEvent.click(picker)
+    await userEvent.click(await screen.findByRole('option', { name: 'Loja Norte' }))
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Mensagem/ }), 'Bom dia, Maria!')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }))
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1))
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ whatsappIds: [4] })
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 3000 })
+    // An existing one shows its connection, and back to the default sends an empty list.
+    await userEvent.click((await screen.findAllByRole('button', { name: 'Editar: Maria Souza' }))[0]!)
+    const edit = await screen.findByRole('dialog')
+    await waitFor(() =>
+      expect(within(edit).getByRole('button', { name: 'Conexão' })).toHaveTextContent('Loja Norte'),
+    )
+    await userEvent.click(within(edit).getByRole('button', { name: 'Conexão' }))
+    await userEvent.click(await screen.findByRole('option', { name: 'Conexão padrão' }))
+    await userEvent.click(within(edit).getByRole('button', { name: 'Salvar' }))
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1))
+    expect(calls.find((c) => c.method === 'PUT')!.body).toMatchObject({ whatsappIds: [] })
+  })
+
   test('a sent record opens read-only, without a save button', async () => {
     serve(undefined, { 'GET /api/schedules/:id': () => ({ body: ROWS[1] }) })
     renderAt('/schedules')

@@ -26,7 +26,7 @@ export const SEARCH_DEBOUNCE = 500
 const TONES = { PENDENTE: 'warning', ENVIANDO: 'brand', ENVIADA: 'success', ERRO: 'danger' } as const
 
 /** The spec's title for a status: 'Erro de Envio' for ERRO, 'Mensagem <status>' otherwise (translated). */
-function StatusBadge({ s }: { s: ScheduleDto }) {
+export function StatusBadge({ s }: { s: ScheduleDto }) {
   const { t } = useTranslation()
   const title = t(`schedules.statusTitles.${s.status}`, { defaultValue: `Mensagem ${s.status}` })
   return (

@@ -1,9 +1,12 @@
-/** The company's scheduled messages, paged and searched, live (`company-{id}-schedule`): the schedules page. */
+/**
+ * The company's scheduled messages, paged and searched, live (`company-{id}-schedule`): the schedules page, and
+ * one contact's (`contactId`) in the conversation's contact drawer.
+ */
 import type { ScheduleDto, SchedulesPage } from '../../../shared/scheduled-messages'
 import { api } from '../../api/client'
 import { defineLiveList, liveEvent } from '../../state/liveList'
 
-export type SchedulesParams = { search: string }
+export type SchedulesParams = { search: string; contactId?: number | null }
 
 /** The server's order: latest send time first, then id. */
 export function compareSchedules(a: ScheduleDto, b: ScheduleDto): number {
@@ -16,20 +19,21 @@ export function scheduleMatches(s: ScheduleDto, search: string): boolean {
   return !term || s.body.toLowerCase().includes(term) || s.contact.name.toLowerCase().includes(term)
 }
 
-/** GET /api/schedules/?searchParam=&pageNumber= */
+/** GET /api/schedules/?searchParam=&pageNumber=&contactId= */
 export const schedulesList = defineLiveList<ScheduleDto, SchedulesParams>({
   name: 'schedules',
   id: (s) => s.id,
-  fetchPage: async ({ search }, pageNumber, signal) => {
+  fetchPage: async ({ search, contactId }, pageNumber, signal) => {
     const res = await api.get<SchedulesPage>('/schedules/', {
-      query: { searchParam: search || undefined, pageNumber },
+      query: { searchParam: search || undefined, pageNumber, contactId: contactId ?? undefined },
       signal,
     })
     return { items: res.schedules ?? [], hasMore: !!res.hasMore, count: res.count ?? null }
   },
   sort: compareSchedules,
-  matches: (s, { search }) => scheduleMatches(s, search),
-  paramsKey: ({ search }) => search.trim(),
+  matches: (s, { search, contactId }) =>
+    (contactId == null || s.contactId === contactId) && scheduleMatches(s, search),
+  paramsKey: ({ search, contactId }) => `${contactId ?? ''}|${search.trim()}`,
   events: [
     liveEvent('schedule', (data, list) => {
       if (data.action === 'delete') list.remove(data.scheduleId)

@@ -154,6 +154,35 @@ describe('TicketsPage', () => {
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(`/tickets/${waiting.uuid}`))
   })
 
+  test('a pending ticket is closed from the list without accepting it, and the user stays on the list', async () => {
+    asAdmin()
+    const calls = serve(
+      { open: [], pending: [waiting] },
+      { 'PUT /api/tickets/:id': (c) => ({ body: { ...waiting, status: 'closed', ...(c.body as object) } }) },
+    )
+    renderAt('/tickets', <Where />)
+    await userEvent.click(await screen.findByRole('tab', { name: /Aguardando/ }))
+    const row = (await screen.findByText('João Pereira')).closest('li')!
+    await userEvent.click(within(row).getByRole('button', { name: 'Encerrar ticket: João Pereira' }))
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1))
+    const put = calls.find((c) => c.method === 'PUT')!
+    expect(put.path).toBe('/api/tickets/2')
+    expect(put.body).toEqual({ status: 'closed', userId: 1 })
+    await waitFor(() => expect(screen.queryByText('João Pereira')).toBeNull())
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/tickets$/)
+    expect(screen.getByRole('tab', { name: /Aguardando/ })).toHaveAttribute('aria-selected', 'true')
+  })
+
+  test('an attendant whose userClosePendingTicket is disabled has no close action on pending rows', async () => {
+    signIn(makeUser({ id: 3, companyId: 7, profile: 'user', userClosePendingTicket: 'disabled' }))
+    serve({ open: [], pending: [waiting] })
+    renderAt('/tickets')
+    await userEvent.click(await screen.findByRole('tab', { name: /Aguardando/ }))
+    const row = (await screen.findByText('João Pereira')).closest('li')!
+    expect(within(row).getByRole('button', { name: 'Aceitar: João Pereira' })).toBeInTheDocument()
+    expect(within(row).queryByRole('button', { name: /Encerrar ticket/ })).toBeNull()
+  })
+
   test('the lists ask for their status, show-all and the selected queues; the groups tab asks for groups', async () => {
     asAdmin()
     const calls = serve({ open: [mine] })

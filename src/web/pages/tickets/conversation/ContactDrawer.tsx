@@ -1,9 +1,13 @@
-import { Download, Mail, Pencil, Phone, ShieldCheck, Trash2, X } from 'lucide-react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { CalendarPlus, Download, Mail, Pencil, Phone, ShieldCheck, Trash2, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ContactDto, TicketDto } from '../../../../shared/api'
 import { liveChannel } from '../../../../shared/live'
 import { isAdmin } from '../../../../shared/permissions'
+import { planAllows } from '../../../../shared/plans'
+import { bodyPreview } from '../../../../shared/scheduled-messages'
+import { formatInZone } from '../../../../shared/timezone'
 import { api } from '../../../api/client'
 import { errorMessage, toastError } from '../../../api/errors'
 import { subscribe } from '../../../api/live'
@@ -11,17 +15,124 @@ import { Button } from '../../../components/ui/Button'
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog'
 import { Skeleton } from '../../../components/ui/Skeleton'
 import { cn } from '../../../lib/cn'
+import { useLiveList } from '../../../state/liveList'
 import { currentUser } from '../../../state/session'
 import { toast } from '../../../state/toast'
 import { downloadFile } from '../../contact-lists/lists'
 import { ContactAvatar } from '../../contacts/ContactAvatar'
 import { ContactDialog } from '../../contacts/ContactDialog'
+import { ScheduleDialog } from '../../schedules/ScheduleDialog'
+import { companyZone, StatusBadge } from '../../schedules/SchedulesPage'
+import { schedulesList } from '../../schedules/schedulesList'
 
 /** A number as a phone link: digits (and a leading +) only. */
 export function telHref(number: string): string | null {
   if (!number || number.includes('*')) return null
   const digits = number.replace(/[^\d+]/g, '')
   return digits ? `tel:${digits.startsWith('+') ? digits : `+${digits}`}` : null
+}
+
+const sectionTitle = 'font-semibold text-[12px] text-subtle uppercase tracking-wider'
+
+/**
+ * The contact's appointments (scheduled messages, live), each opening its dialog, and 'Agendar mensagem': a new
+ * one for this contact through the ticket's connection, without leaving the conversation.
+ */
+function Appointments({
+  ticket,
+  contactName,
+  enabled,
+  readOnly,
+}: {
+  ticket: TicketDto
+  contactName: string
+  enabled: boolean
+  readOnly?: boolean
+}) {
+  const { t } = useTranslation()
+  const list = useLiveList(schedulesList, { search: '', contactId: ticket.contactId }, { enabled })
+  const [dialog, setDialog] = useState<{ id?: number } | null>(null)
+  const zone = companyZone()
+  return (
+    <section className="border-border border-b px-5 py-4" data-testid="appointments">
+      <div className="mb-2 flex items-center justify-between gap-2">
+        <h3 className={sectionTitle}>{t('conversation.appointments')}</h3>
+        {!readOnly && (
+          <Button
+            variant="ghost"
+            size="sm"
+            icon={<CalendarPlus className="size-4" />}
+            onClick={() => setDialog({})}
+            className="-mr-2"
+          >
+            {t('conversation.scheduleMessage')}
+          </Button>
+        )}
+      </div>
+      {list.error && list.items.length === 0 ? (
+        <p className="text-danger text-sm" role="alert">
+          {errorMessage(list.error)}
+        </p>
+      ) : list.loading && list.items.length === 0 ? (
+        <div className="space-y-2" aria-busy>
+          <Skeleton className="h-10 w-full" />
+        </div>
+      ) : list.items.length === 0 ? (
+        <p className="text-muted text-sm">{t('conversation.appointmentsEmpty')}</p>
+      ) : (
+        <ul className="-mx-2 flex flex-col">
+          {list.items.map((s) => {
+            const content = (
+              <>
+                <span className="flex items-center justify-between gap-2">
+                  {/* To the minute: the seconds of the schedules table would push the status to a new line. */}
+                  <span className="whitespace-nowrap text-[13px] text-fg tnum">
+                    {formatInZone(Date.parse(s.sendAt), zone).slice(0, -3)}
+                  </span>
+                  <StatusBadge s={s} />
+                </span>
+                <span className="mt-0.5 block truncate text-muted text-sm" title={s.body}>
+                  {bodyPreview(s.body)}
+                </span>
+              </>
+            )
+            return (
+              <li key={s.id}>
+                {readOnly ? (
+                  <div className="px-2 py-2">{content}</div>
+                ) : (
+                  <button
+                    type="button"
+                    onClick={() => setDialog({ id: s.id })}
+                    className="block w-full rounded-lg px-2 py-2 text-left hover:bg-surface-2 max-sm:min-h-11"
+                  >
+                    {content}
+                  </button>
+                )}
+              </li>
+            )
+          })}
+        </ul>
+      )}
+      {list.hasMore && (
+        <Button variant="ghost" size="sm" className="mt-1" loading={list.loadingMore} onClick={list.loadMore}>
+          {t('conversation.appointmentsMore')}
+        </Button>
+      )}
+      {dialog && (
+        <ScheduleDialog
+          open
+          scheduleId={dialog.id}
+          initialContact={{ id: ticket.contactId, name: contactName }}
+          initialWhatsappId={ticket.whatsappId ?? null}
+          timeZone={zone}
+          now={Date.now()}
+          onClose={() => setDialog(null)}
+          onSaved={(s) => list.upsert(s)}
+        />
+      )}
+    </section>
+  )
 }
 
 /**
@@ -56,9 +167,7 @@ export function PrivacySection({ contact }: { contact: ContactDto }) {
 
   return (
     <section className="border-border border-t px-5 py-4" data-testid="contact-privacy">
-      <h3 className="mb-2 font-semibold text-[12px] text-subtle uppercase tracking-wider">
-        {t('contacts.privacy.title')}
-      </h3>
+      <h3 className={cn(sectionTitle, 'mb-2')}>{t('contacts.privacy.title')}</h3>
       <p className="mb-3 inline-flex items-center gap-1.5 text-muted text-sm">
         <ShieldCheck className="size-4 shrink-0" aria-hidden />
         {status}
@@ -90,7 +199,8 @@ export function PrivacySection({ contact }: { contact: ContactDto }) {
 
 /**
  * The contact drawer: slides over the conversation from the right. Name, number as a phone link, e-mail as a
- * mail link, the edit button and the extra-info list; live by `company-{id}-contact`.
+ * mail link, the edit button, the contact's appointments (plan with schedules) and the extra-info list; live
+ * by `company-{id}-contact` and `company-{id}-schedule`.
  */
 export function ContactDrawer({
   ticket,
@@ -103,7 +213,9 @@ export function ContactDrawer({
   onClose: () => void
   readOnly?: boolean
 }) {
+  useSignals()
   const { t } = useTranslation()
+  const schedulesOn = planAllows(currentUser.value?.company?.plan, 'useSchedules')
   const [contact, setContact] = useState<ContactDto | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [editing, setEditing] = useState(false)
@@ -214,10 +326,11 @@ export function ContactDrawer({
             </Button>
           )}
         </div>
+        {schedulesOn && (
+          <Appointments ticket={ticket} contactName={shown.name} enabled={open} readOnly={readOnly} />
+        )}
         <section className="px-5 py-4">
-          <h3 className="mb-2 font-semibold text-[12px] text-subtle uppercase tracking-wider">
-            {t('contacts.extraInfo')}
-          </h3>
+          <h3 className={cn(sectionTitle, 'mb-2')}>{t('contacts.extraInfo')}</h3>
           {error ? (
             <p className="text-danger text-sm" role="alert">
               {errorMessage(error)}

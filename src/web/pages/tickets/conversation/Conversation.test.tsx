@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, mock, test } from 'bun:test'
-import { act, render, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, jest, mock, test } from 'bun:test'
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { MessageDto, TicketDto } from '../../../../shared/api'
 import { startLive, stopLive } from '../../../api/live'
@@ -387,6 +387,45 @@ describe('Conversation', () => {
     )
   })
 
+  test("deleted by someone else while shown: 'Ticket deleted sucessfully.' and back to the list", async () => {
+    mockFetch({ ...base, 'GET /api/messages/5': () => page([makeMessage({ id: 1, body: 'Oi' })]) })
+    startLive()
+    const ws = sockets().at(-1)!
+    act(() => ws.open())
+    const { onClosed } = show()
+    await screen.findByText('Oi')
+    expect(onClosed).not.toHaveBeenCalled()
+    act(() => ws.receive({ event: 'company-7-ticket', data: { action: 'delete', ticketId: 5 } }))
+    expect(await screen.findByText('Ticket deleted sucessfully.')).toBeInTheDocument()
+    expect(onClosed).toHaveBeenCalled()
+  })
+
+  test('the message being answered is flagged in the list; the flag clears after 10 s, the reply stays', async () => {
+    mockFetch({
+      ...base,
+      'GET /api/messages/5': () => page([makeMessage({ id: 1, body: 'Qual o prazo?' })]),
+    })
+    show()
+    const bubble = (await screen.findByText('Qual o prazo?')).closest('[data-testid="bubble"]')!
+    expect(bubble).not.toHaveAttribute('data-highlighted')
+    await userEvent.click(within(bubble as HTMLElement).getByRole('button', { name: 'Opções da mensagem' }))
+    const reply = await screen.findByRole('menuitem', { name: 'Responder' })
+    jest.useFakeTimers()
+    try {
+      act(() => {
+        fireEvent.click(reply)
+      })
+      expect(bubble).toHaveAttribute('data-highlighted', 'true')
+      act(() => jest.advanceTimersByTime(9_999))
+      expect(bubble).toHaveAttribute('data-highlighted', 'true')
+      act(() => jest.advanceTimersByTime(1))
+      expect(bubble).not.toHaveAttribute('data-highlighted')
+      expect(screen.getByText('Respondendo')).toBeInTheDocument()
+    } finally {
+      jest.useRealTimers()
+    }
+  })
+
   test("a ticket of another queue: 'Acesso não permitido' and back to the list", async () => {
     mockFetch({
       ...base,
@@ -424,6 +463,68 @@ describe('Conversation', () => {
     expect(await within(drawer).findByText('123.456.789-00')).toBeInTheDocument()
     expect(within(drawer).getByText('CPF')).toBeInTheDocument()
     expect(within(drawer).getByRole('button', { name: 'Editar contato' })).toBeEnabled()
+  })
+
+  test("the contact drawer lists the contact's appointments and schedules one through the ticket's connection", async () => {
+    const appointment = {
+      id: 40,
+      companyId: 7,
+      body: 'Lembrete: sua consulta é amanhã às 10 horas',
+      contactId: 9,
+      contact: { id: 9, name: 'Maria Souza' },
+      sendAt: '2026-11-21T15:00:00.000Z',
+      sentAt: null,
+      status: 'PENDENTE',
+      openTicket: 'enabled',
+      ticketUserId: null,
+      queueId: null,
+      statusTicket: 'closed',
+      whatsappId: null,
+      userId: 1,
+      mediaPath: null,
+      mediaName: null,
+      mediaUrl: null,
+      error: null,
+      attempts: 0,
+      ticketId: null,
+      repeat: null,
+      seriesId: null,
+      createdAt: '',
+      updatedAt: '',
+    }
+    const calls = mockFetch({
+      ...base,
+      'GET /api/whatsapp': () => ({ body: [{ id: 3, name: 'Loja', status: 'CONNECTED' }] }),
+      'GET /api/users/list': () => ({ body: [] }),
+      'GET /api/messages/5': () => page([makeMessage({ id: 1 })]),
+      'GET /api/contacts/9': () => ({ body: { ...makeTicket().contact, extraInfo: [], disableBot: false } }),
+      'GET /api/schedules/': () => ({ body: { schedules: [appointment], count: 1, hasMore: false } }),
+      'POST /api/schedules': (c) => ({
+        status: 201,
+        body: { ...appointment, id: 41, body: (c.body as { body: string }).body, whatsappId: 3 },
+      }),
+    })
+    show()
+    await userEvent.click(await screen.findByRole('button', { name: 'Dados do contato' }))
+    const section = await within(screen.getByTestId('contact-drawer')).findByTestId('appointments')
+    expect(await within(section).findByText('Lembrete: sua consulta é …')).toBeInTheDocument()
+    expect(within(section).getByText('Mensagem PENDENTE')).toBeInTheDocument()
+    expect(calls.find((c) => c.path === '/api/schedules/')?.query.get('contactId')).toBe('9')
+    await userEvent.click(within(section).getByRole('button', { name: 'Agendar' }))
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByText('Maria Souza')).toBeInTheDocument()
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Conexão' })).toHaveTextContent('Loja'),
+    )
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Mensagem/ }), 'Confirmando amanhã')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }))
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1))
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({
+      contactId: 9,
+      body: 'Confirmando amanhã',
+      whatsappIds: [3],
+    })
+    expect(await within(section).findByText('Confirmando amanhã')).toBeInTheDocument()
   })
 
   test('spy dialog: read-only (no input, no actions), nothing marked read', async () => {

@@ -81,10 +81,12 @@ export function Conversation({ ticketId, readOnly = false, onClosed }: Conversat
 
   const leave = useCallback(() => onClosed?.(), [onClosed])
 
-  // Deleted while shown, or not this user's to see: back to the list.
+  // Deleted while shown (by someone else, or in another tab), or not this user's to see: back to the list.
   useEffect(() => {
-    if (conv.deleted) leave()
-  }, [conv.deleted, leave])
+    if (!conv.deleted) return
+    toast.success(t('conversation.ticketDeleted'))
+    leave()
+  }, [conv.deleted, leave, t])
   useEffect(() => {
     const err = conv.error
     if (!(err instanceof ApiError) || conv.messages.length > 0) return
@@ -206,6 +208,8 @@ export function Conversation({ ticketId, readOnly = false, onClosed }: Conversat
         selectedIds={selected}
         isGroup={ticket?.isGroup}
         customerName={ticket?.contact.name}
+        replyingId={replyTo?.id ?? null}
+        replyKey={focusKey}
       />
       {selecting ? (
         <div

@@ -297,6 +297,7 @@ export const MessageBubble = memo(function MessageBubble({
       data-testid="bubble"
       data-kind={kind}
       data-private={m.isPrivate || undefined}
+      data-highlighted={highlighted || undefined}
       data-deleted={m.isDeleted || undefined}
     >
       {!readOnly && !selecting && (

@@ -139,6 +139,98 @@ describe('MessageInput', () => {
     expect(sent(calls)[0]?.body).toMatchObject({ body: 'Cliente pediu desconto', isPrivate: true })
   })
 
+  test('note mode ends after one note: the next message is a reply to the customer', async () => {
+    const calls = mockFetch({ 'POST /api/messages/5': () => ({ status: 201, body: {} }) })
+    const { box } = renderInput()
+    await userEvent.click(screen.getByRole('button', { name: 'Nota privada (não é enviada ao cliente)' }))
+    expect(screen.getByTestId('note-mode')).toHaveTextContent('Nota privada')
+    expect(screen.getByTestId('note-mode')).toHaveTextContent('Não é enviada ao cliente')
+    await userEvent.type(box, 'Cliente pediu desconto')
+    expect(screen.getByRole('button', { name: 'Salvar nota privada' })).toBeInTheDocument()
+    await userEvent.type(box, '{Enter}')
+    await waitFor(() => expect(sent(calls)).toHaveLength(1))
+    expect(sent(calls)[0]?.body).toMatchObject({ isPrivate: true })
+    await waitFor(() => expect(screen.queryByTestId('note-mode')).toBeNull())
+    expect(box.placeholder).toBe('Digite uma mensagem')
+    expect(screen.getByRole('button', { name: 'Nota privada (não é enviada ao cliente)' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    )
+    await userEvent.type(box, 'Posso dar 10%')
+    expect(screen.getByRole('button', { name: 'Enviar' })).toBeInTheDocument()
+    await userEvent.type(box, '{Enter}')
+    await waitFor(() => expect(sent(calls)).toHaveLength(2))
+    expect(sent(calls)[1]?.body).toMatchObject({ body: 'Posso dar 10%', isPrivate: false })
+  })
+
+  test("quoting a customer's message leaves note mode: the answer goes to the customer", async () => {
+    const calls = mockFetch({ 'POST /api/messages/5': () => ({ status: 201, body: {} }) })
+    const ticket = makeTicket()
+    const view = renderInput({ ticket })
+    await userEvent.click(screen.getByRole('button', { name: 'Nota privada (não é enviada ao cliente)' }))
+    expect(screen.getByTestId('note-mode')).toBeInTheDocument()
+    const quoted = makeMessage({ id: 12, body: 'Qual o prazo?' })
+    view.rerender(
+      <MessageInput
+        ticket={ticket}
+        replyTo={quoted}
+        editing={null}
+        onSent={view.onSent}
+        onCancelReply={view.onCancelReply}
+        onCancelEdit={view.onCancelEdit}
+      />,
+    )
+    expect(screen.queryByTestId('note-mode')).toBeNull()
+    expect(screen.getByText('Respondendo')).toBeInTheDocument()
+    await userEvent.type(view.box, 'Amanhã{Enter}')
+    await waitFor(() => expect(sent(calls)).toHaveLength(1))
+    expect(sent(calls)[0]?.body).toMatchObject({ body: 'Amanhã', quotedMsg: 12, isPrivate: false })
+  })
+
+  test('a refused note stays a note: the text comes back in note mode', async () => {
+    mockFetch({
+      'POST /api/messages/5': () => ({ status: 409, body: { error: 'ERR_TICKET_NOT_OPEN', message: 'x' } }),
+    })
+    const { box } = renderInput()
+    await userEvent.click(screen.getByRole('button', { name: 'Nota privada (não é enviada ao cliente)' }))
+    await userEvent.type(box, 'Interno{Enter}')
+    expect(
+      await screen.findByText('As mensagens só podem ser enviadas em um atendimento aberto.'),
+    ).toBeInTheDocument()
+    expect(box.value).toBe('Interno')
+    expect(screen.getByTestId('note-mode')).toBeInTheDocument()
+  })
+
+  test('a refused quoted note stays a note once the quote is gone', async () => {
+    mockFetch({
+      'POST /api/messages/5': () => ({ status: 409, body: { error: 'ERR_TICKET_NOT_OPEN', message: 'x' } }),
+    })
+    const ticket = makeTicket()
+    const quoted = makeMessage({ id: 12, body: 'Qual o prazo?' })
+    const view = renderInput({ ticket, replyTo: quoted })
+    await userEvent.click(screen.getByRole('button', { name: 'Nota privada (não é enviada ao cliente)' }))
+    await userEvent.type(view.box, 'Ver com logística{Enter}')
+    // The conversation drops the quote as the send starts.
+    view.rerender(
+      <>
+        <MessageInput
+          ticket={ticket}
+          replyTo={null}
+          editing={null}
+          onSent={view.onSent}
+          onCancelReply={view.onCancelReply}
+          onCancelEdit={view.onCancelEdit}
+        />
+        <Toaster />
+      </>,
+    )
+    expect(
+      await screen.findByText('As mensagens só podem ser enviadas em um atendimento aberto.'),
+    ).toBeInTheDocument()
+    expect(view.box.value).toBe('Ver com logística')
+    expect(screen.getByTestId('note-mode')).toBeInTheDocument()
+  })
+
   test('a refused send puts the text back and reports the error', async () => {
     mockFetch({
       'POST /api/messages/5': () => ({ status: 409, body: { error: 'ERR_TICKET_NOT_OPEN', message: 'x' } }),

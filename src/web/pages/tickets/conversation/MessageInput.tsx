@@ -162,30 +162,48 @@ function ModeBanner({
   icon,
   title,
   onClose,
+  closeLabel,
+  note = false,
+  testId = 'input-mode',
   children,
 }: {
   icon: React.ReactNode
   title: string
   onClose: () => void
+  closeLabel?: string
+  /** The private-note mode: amber, as the notes it writes. */
+  note?: boolean
+  testId?: string
   children?: React.ReactNode
 }) {
   const { t } = useTranslation()
+  const label = closeLabel ?? t('common.cancel')
   return (
     <div
-      className="flex items-start gap-2 border-border border-t bg-surface px-3 py-2"
-      data-testid="input-mode"
+      className={cn(
+        'flex items-start gap-2 border-t px-3 py-2',
+        note
+          ? 'border-[var(--note-border)] bg-[var(--note)] text-[var(--note-fg)]'
+          : 'border-border bg-surface',
+      )}
+      data-testid={testId}
     >
-      <span className="mt-1 text-muted [&>svg]:size-4">{icon}</span>
+      <span className={cn('mt-1 [&>svg]:size-4', note ? 'text-[var(--note-fg)]' : 'text-muted')}>{icon}</span>
       <div className="min-w-0 flex-1">
-        <div className="font-medium text-[13px] text-muted">{title}</div>
+        <div className={cn('font-medium text-[13px]', note ? 'font-semibold' : 'text-muted')}>{title}</div>
         {children}
       </div>
       <button
         type="button"
         onClick={onClose}
-        aria-label={t('common.cancel')}
-        title={t('common.cancel')}
-        className="flex size-8 shrink-0 items-center justify-center rounded-full text-muted hover:bg-surface-2 hover:text-fg max-sm:size-11"
+        aria-label={label}
+        title={label}
+        className={cn(
+          'flex size-8 shrink-0 items-center justify-center rounded-full max-sm:size-11',
+          note
+            ? 'text-[var(--note-fg)] hover:bg-black/5 dark:hover:bg-white/10'
+            : 'text-muted hover:bg-surface-2 hover:text-fg',
+        )}
       >
         <X className="size-4" aria-hidden />
       </button>
@@ -213,6 +231,8 @@ export function MessageInput({
   const phone = useIsPhone()
   const open = ticket.status === 'open'
   const [text, setText] = useState('')
+  // Note mode is for one note: it ends once the note is saved, when a message is quoted, and with the ticket,
+  // so a reply meant for the customer is never kept as a note by a mode left on.
   const [isPrivate, setPrivate] = useState(false)
   const [sign, setSign] = useState(readSignOption)
   const [attachments, setAttachments] = useState<Attachment[]>([])
@@ -248,6 +268,15 @@ export function MessageInput({
   useEffect(() => {
     if (focusKey != null) area.current?.focus()
   }, [focusKey])
+
+  // Quoting a message answers the customer: note mode ends (it may be switched on again for a quoted note). A
+  // quote that ends (sent, cancelled) leaves the mode as it is, so a refused note stays a note.
+  const replyToId = replyTo?.id ?? null
+  useEffect(() => {
+    if (replyToId != null) setPrivate(false)
+  }, [replyToId])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another ticket starts in reply mode
+  useEffect(() => setPrivate(false), [ticket.id])
 
   // Attachments' previews are released with them.
   const previews = useRef(attachments)
@@ -326,6 +355,7 @@ export function MessageInput({
         onSent(sent)
         clearAttachments()
         setText('')
+        setPrivate(false)
         onCancelReply()
       } catch (err) {
         toastError(err)
@@ -347,6 +377,7 @@ export function MessageInput({
         isPrivate,
       })
       if (sent) onSent([sent])
+      setPrivate(false)
     } catch (err) {
       setText((now) => (now === '' ? text : now))
       toastError(err)
@@ -429,6 +460,7 @@ export function MessageInput({
         isPrivate,
       })
       onSent(sent)
+      setPrivate(false)
       onCancelReply()
     } catch (err) {
       toastError(err)
@@ -462,6 +494,8 @@ export function MessageInput({
           : t('conversation.input.placeholder')
 
   const canSendNow = open && !sending && (normalizeBody(text) != null || attachments.length > 0)
+  const noteSend = isPrivate && !editing
+  const sendLabel = noteSend ? t('conversation.input.sendNote') : t('conversation.input.send')
   const iconBase =
     'flex size-10 shrink-0 items-center justify-center rounded-full disabled:opacity-50 max-sm:size-11'
   const iconBtn = cn(iconBase, 'text-muted hover:bg-surface-3 hover:text-fg disabled:hover:bg-transparent')
@@ -531,6 +565,18 @@ export function MessageInput({
             customerName={ticket.contact.name}
             className="mt-1"
           />
+        </ModeBanner>
+      )}
+      {!editing && isPrivate && open && (
+        <ModeBanner
+          icon={<Lock />}
+          title={t('conversation.input.noteMode')}
+          onClose={() => setPrivate(false)}
+          closeLabel={t('conversation.input.leaveNote')}
+          note
+          testId="note-mode"
+        >
+          <div className="text-[12px] opacity-90">{t('conversation.input.noteModeHint')}</div>
         </ModeBanner>
       )}
       {attachments.length > 0 && (
@@ -659,11 +705,24 @@ export function MessageInput({
                 type="button"
                 onClick={() => void send()}
                 disabled={!canSendNow}
-                className="flex size-10 shrink-0 items-center justify-center rounded-full bg-primary text-on-primary hover:bg-primary-hover disabled:opacity-50 max-sm:size-11"
-                aria-label={t('conversation.input.send')}
-                title={t('conversation.input.send')}
+                className={cn(
+                  'relative flex size-10 shrink-0 items-center justify-center rounded-full disabled:opacity-50 max-sm:size-11',
+                  noteSend
+                    ? 'bg-[var(--note-fg)] text-[var(--note)] hover:brightness-110'
+                    : 'bg-primary text-on-primary hover:bg-primary-hover',
+                )}
+                aria-label={sendLabel}
+                title={sendLabel}
               >
                 {sending ? <Spinner /> : <SendHorizontal className="size-5" aria-hidden />}
+                {noteSend && !sending && (
+                  <span
+                    aria-hidden
+                    className="-top-0.5 -right-0.5 absolute flex size-4 items-center justify-center rounded-full bg-[var(--note)] text-[var(--note-fg)] ring-1 ring-[var(--note-border)]"
+                  >
+                    <Lock className="size-2.5" />
+                  </span>
+                )}
               </button>
             ) : (
               <button

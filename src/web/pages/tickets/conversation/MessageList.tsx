@@ -1,5 +1,5 @@
 import { AlertCircle } from 'lucide-react'
-import { Fragment, useCallback, useState } from 'react'
+import { Fragment, useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { MessageDto } from '../../../../shared/api'
 import { errorMessage } from '../../../api/errors'
@@ -26,6 +26,8 @@ const STICK_THRESHOLD = 120
 const SKELETON_ROWS = [...HISTORY_SKELETON_ROWS, ['right', 'w-32'] as const]
 /** Older pages fetched at most while looking for a quoted message. */
 const MAX_JUMP_PAGES = 25
+/** Spec: a reply flag clears after 10 s (the mark on the message being answered; the reply mode stays). */
+export const REPLY_FLAG_MS = 10_000
 
 export type MessageListProps = {
   conv: ConversationView
@@ -36,6 +38,9 @@ export type MessageListProps = {
   selectedIds?: number[]
   isGroup?: boolean
   customerName?: string
+  /** The message being answered, flagged in the list for REPLY_FLAG_MS; `replyKey` restarts the flag. */
+  replyingId?: number | null
+  replyKey?: unknown
 }
 
 /**
@@ -51,6 +56,8 @@ export function MessageList({
   selectedIds = [],
   isGroup,
   customerName,
+  replyingId = null,
+  replyKey,
 }: MessageListProps) {
   const { t } = useTranslation()
   const { messages, loading, loadingOlder, hasMore, error, loadOlder, store } = conv
@@ -84,6 +91,20 @@ export function MessageList({
     },
     [store, scroller],
   )
+
+  // Choosing 'Responder' flags the message for a moment, so the eye finds what is being answered; the input's
+  // reply bar keeps saying it after the flag clears (a quote dropped silently would change what is sent).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: replyKey restarts the flag for the same message
+  useEffect(() => {
+    if (replyingId == null) return
+    const id = replyingId
+    setHighlight(id)
+    const timer = setTimeout(() => setHighlight((h) => (h === id ? null : h)), REPLY_FLAG_MS)
+    return () => {
+      clearTimeout(timer)
+      setHighlight((h) => (h === id ? null : h))
+    }
+  }, [replyingId, replyKey])
 
   const allActions: MessageActions = { ...actions, onQuoteClick: (id) => void jumpTo(id) }
 

@@ -52,6 +52,9 @@ export type TicketListProps = {
   onOpen: (ticket: TicketDto) => void
   onAccept: (ticket: TicketDto) => void
   accepting: number | null
+  /** Users who may close a pending ticket without accepting it (admins, userClosePendingTicket). */
+  onClosePending?: (ticket: TicketDto) => void
+  closing?: number | null
   onSpy?: (ticket: TicketDto) => void
 }
 
@@ -65,6 +68,8 @@ export function TicketList({
   onOpen,
   onAccept,
   accepting,
+  onClosePending,
+  closing,
   onSpy,
 }: TicketListProps) {
   const { t } = useTranslation()
@@ -113,6 +118,8 @@ export function TicketList({
             onOpen={onOpen}
             onAccept={onAccept}
             accepting={accepting === ticket.id}
+            onClosePending={onClosePending}
+            closing={closing === ticket.id}
             onSpy={onSpy}
           />
         ))}

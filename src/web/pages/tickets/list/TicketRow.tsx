@@ -1,10 +1,11 @@
-import { Clock, Eye, Smartphone, UserRound, UsersRound } from 'lucide-react'
+import { CheckCircle2, Clock, Eye, Smartphone, UserRound, UsersRound } from 'lucide-react'
 import { memo, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router-dom'
 import type { TicketDto } from '../../../../shared/api'
 import { Avatar } from '../../../components/ui/Avatar'
 import { Button, IconButton } from '../../../components/ui/Button'
+import { Spinner } from '../../../components/ui/Spinner'
 import { cn } from '../../../lib/cn'
 import { plainText } from '../conversation/RichText'
 import { elapsedSince, fullDateTime, ticketTime } from './time'
@@ -84,6 +85,9 @@ export type TicketRowProps = {
   onOpen: (ticket: TicketDto) => void
   onAccept: (ticket: TicketDto) => void
   accepting?: boolean
+  /** Close a pending ticket without accepting it; absent for users who may not. */
+  onClosePending?: (ticket: TicketDto) => void
+  closing?: boolean
   /** Admins: a read-only look at a pending conversation before accepting it. */
   onSpy?: (ticket: TicketDto) => void
 }
@@ -99,6 +103,8 @@ export const TicketRow = memo(function TicketRow({
   onOpen,
   onAccept,
   accepting,
+  onClosePending,
+  closing,
   onSpy,
 }: TicketRowProps) {
   const { t } = useTranslation()
@@ -121,6 +127,16 @@ export const TicketRow = memo(function TicketRow({
           label={`${t('ticketList.spy')}: ${name}`}
           icon={<Eye className="size-4" />}
           onClick={() => onSpy(ticket)}
+          className="size-7 max-sm:size-9"
+        />
+      )}
+      {onClosePending && (
+        <IconButton
+          size="sm"
+          label={`${t('ticketList.closePending')}: ${name}`}
+          icon={closing ? <Spinner /> : <CheckCircle2 className="size-4" />}
+          onClick={() => onClosePending(ticket)}
+          disabled={closing}
           className="size-7 max-sm:size-9"
         />
       )}
@@ -173,12 +189,7 @@ export const TicketRow = memo(function TicketRow({
             </span>
           )}
         </div>
-        <div
-          className={cn(
-            'mt-1.5 flex min-w-0 items-center gap-2 overflow-hidden whitespace-nowrap text-[11.5px] text-subtle',
-            pending && '-my-1',
-          )}
-        >
+        <div className="mt-1.5 flex min-w-0 items-center gap-2 overflow-hidden whitespace-nowrap text-[11.5px] text-subtle">
           <QueueLabel queue={ticket.queue} />
           {waiting && <ElapsedLabel iso={ticket.updatedAt} now={now} />}
           {ticket.user?.name && (
@@ -190,10 +201,15 @@ export const TicketRow = memo(function TicketRow({
             </Meta>
           )}
           {!pending && connection}
-          {actions}
         </div>
-        {(ticket.tags?.length > 0 || (pending && connection)) && (
-          <div className="mt-1 flex min-w-0 items-center gap-1.5 overflow-hidden whitespace-nowrap text-[11.5px] text-subtle">
+        {/* A pending row's actions sit on the last line, the one with room to spare beside the connection. */}
+        {(ticket.tags?.length > 0 || pending) && (
+          <div
+            className={cn(
+              'mt-1 flex min-w-0 items-center gap-1.5 overflow-hidden whitespace-nowrap text-[11.5px] text-subtle',
+              pending && '-mb-1',
+            )}
+          >
             {pending && connection}
             {(ticket.tags ?? []).slice(0, MAX_TAGS).map((tag) => (
               <span
@@ -219,6 +235,7 @@ export const TicketRow = memo(function TicketRow({
                 +{(ticket.tags?.length ?? 0) - MAX_TAGS}
               </span>
             )}
+            {actions}
           </div>
         )}
       </div>

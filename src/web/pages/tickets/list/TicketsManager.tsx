@@ -15,6 +15,7 @@ import { queuesList } from '../../../state/queues'
 import { currentUser } from '../../../state/session'
 import {
   acceptTicket,
+  closePendingTicket,
   initialShowAll,
   readHiddenQueues,
   selectedQueueIds,
@@ -148,6 +149,8 @@ export function TicketsManager({ selected, onOpen, onAccepted, onNewTicket }: Ti
   const searchBox = useRef<HTMLInputElement>(null)
   const [showAll, setShowAll] = useState(() => initialShowAll(user))
   const [accepting, setAccepting] = useState<number | null>(null)
+  const [closing, setClosing] = useState<number | null>(null)
+  const canClosePending = admin || user?.userClosePendingTicket === 'enabled'
   const [spying, setSpying] = useState<TicketDto | null>(null)
 
   // The queues to choose from: an admin sees every queue of the company, an attendant their own.
@@ -213,6 +216,25 @@ export function TicketsManager({ selected, onOpen, onAccepted, onNewTicket }: Ti
       }
     },
     [userId, onAccepted],
+  )
+
+  // Spec: closing a pending ticket from the list stays on the list; the row leaves it at once (the live update
+  // would remove it a moment later anyway).
+  const removePending = pending.remove
+  const closePending = useCallback(
+    async (ticket: TicketDto) => {
+      if (!userId) return
+      setClosing(ticket.id)
+      try {
+        await closePendingTicket(ticket, userId)
+        removePending(ticket.id)
+      } catch (err) {
+        toastError(err)
+      } finally {
+        setClosing(null)
+      }
+    },
+    [userId, removePending],
   )
 
   const noQueues = queuesReady && queueOptions.length > 0 && queueIds.length === 0
@@ -381,6 +403,8 @@ export function TicketsManager({ selected, onOpen, onAccepted, onNewTicket }: Ti
             onOpen={onOpen}
             onAccept={accept}
             accepting={accepting}
+            onClosePending={canClosePending ? closePending : undefined}
+            closing={closing}
             onSpy={admin ? setSpying : undefined}
           />
         ) : (
