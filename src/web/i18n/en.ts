@@ -1080,6 +1080,7 @@ export const en: Resources = {
     removeAttachment: 'Remove attachment',
     noAttachment: 'No attachment',
     required: 'Required',
+    nameTooShort: 'Name too short',
     tooLong: 'Too long.',
     created: 'Operation completed successfully!',
     saved: 'Operation updated successfully.',

@@ -1098,6 +1098,7 @@ export const es: Resources = {
     removeAttachment: 'Quitar adjunto',
     noAttachment: 'Sin adjunto',
     required: 'Obligatorio',
+    nameTooShort: 'Nombre demasiado corto',
     tooLong: 'Demasiado largo.',
     created: '¡Operación realizada con éxito!',
     saved: 'Operación actualizada con éxito.',

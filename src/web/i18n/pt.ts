@@ -1090,6 +1090,7 @@ export const pt = {
     removeAttachment: 'Remover anexo',
     noAttachment: 'Sem anexo',
     required: 'Obrigatório',
+    nameTooShort: 'nome muito curto',
     tooLong: 'Muito longo.',
     created: 'Operação realizada com sucesso!',
     saved: 'Operação atualizada com sucesso.',
