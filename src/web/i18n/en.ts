@@ -882,7 +882,9 @@ export const en: Resources = {
     editTitle: 'Edit campaign',
     readOnlyTitle: 'Campaign - read only',
     readOnlyText:
-      'This campaign can no longer be changed: only inactive campaigns, or ones scheduled more than 1 hour ahead, can be edited.',
+      'This campaign can no longer be changed: only inactive or cancelled campaigns, or ones scheduled more than 1 hour ahead, can be edited.',
+    cancelledText:
+      'This campaign was cancelled. Saving it schedules it again for the chosen date (without a date it becomes inactive), and it sends only to those not reached yet.',
     name: 'Name',
     statusLabel: 'Status',
     contactList: 'Contact list',

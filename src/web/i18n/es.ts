@@ -897,7 +897,9 @@ export const es: Resources = {
     editTitle: 'Editar campaña',
     readOnlyTitle: 'Campaña - solo lectura',
     readOnlyText:
-      'Esta campaña ya no se puede cambiar: solo las campañas inactivas, o programadas para más de 1 hora adelante, se pueden editar.',
+      'Esta campaña ya no se puede cambiar: solo las campañas inactivas o canceladas, o programadas para más de 1 hora adelante, se pueden editar.',
+    cancelledText:
+      'Esta campaña fue cancelada. Al guardarla vuelve a programarse para la fecha elegida (sin fecha queda inactiva) y envía solo a quienes aún no la recibieron.',
     name: 'Nombre',
     statusLabel: 'Estado',
     contactList: 'Lista de contactos',

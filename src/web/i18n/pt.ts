@@ -889,7 +889,9 @@ export const pt = {
     editTitle: 'Editar campanha',
     readOnlyTitle: 'Campanha - somente leitura',
     readOnlyText:
-      'Esta campanha não pode mais ser alterada: só campanhas inativas, ou programadas para mais de 1 hora à frente, podem ser editadas.',
+      'Esta campanha não pode mais ser alterada: só campanhas inativas ou canceladas, ou programadas para mais de 1 hora à frente, podem ser editadas.',
+    cancelledText:
+      'Esta campanha foi cancelada. Ao salvar, ela volta a ser programada para a data escolhida (sem data, fica inativa) e envia só para quem ainda não recebeu.',
     name: 'Nome',
     statusLabel: 'Status',
     contactList: 'Lista de contatos',
