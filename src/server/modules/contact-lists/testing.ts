@@ -22,7 +22,7 @@ const le = (n: number, bytes: number) => {
   return out
 }
 
-const concat = (parts: Uint8Array[]) => {
+const concat = (parts: Uint8Array[]): Uint8Array<ArrayBuffer> => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
   for (const p of parts) {
@@ -33,7 +33,7 @@ const concat = (parts: Uint8Array[]) => {
 }
 
 /** A zip of the entries: local headers and data, the central directory, the end record. */
-export function zipOf(entries: ZipEntry[]): Uint8Array {
+export function zipOf(entries: ZipEntry[]): Uint8Array<ArrayBuffer> {
   const locals: Uint8Array[] = []
   const central: Uint8Array[] = []
   let offset = 0
@@ -121,7 +121,7 @@ const stored = (name: string, bytes: Uint8Array): ZipEntry => ({
  * repeated (full-flushed blocks can be concatenated), so the test never holds the expanded sheet. With
  * `lie`, the headers declare the sheet at 10 KB.
  */
-export function bombXlsx(megabytes: number, lie = false): Uint8Array {
+export function bombXlsx(megabytes: number, lie = false): Uint8Array<ArrayBuffer> {
   const book = XLSX.utils.book_new()
   XLSX.utils.book_append_sheet(
     book,
