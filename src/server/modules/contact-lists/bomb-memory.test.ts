@@ -41,7 +41,9 @@ describe.if(process.platform === 'linux')('zip bomb against a running server', (
       [process.execPath, main, 'serve', '--data', data, '--host', '127.0.0.1', '--port', String(port)],
       { env: { ...process.env, CI: 'true', BALCAO_LOG_FORMAT: 'json' }, stdout: 'ignore', stderr: 'ignore' },
     )
-    for (let i = 0; i < 200; i++) {
+    // Generous: on a loaded machine the first start (migrations, bootstrap) can take a while.
+    for (let i = 0; i < 900; i++) {
+      if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`)
       if (
         await fetch(`${url}/api/health`).then(
           (r) => r.ok,
@@ -52,7 +54,7 @@ describe.if(process.platform === 'linux')('zip bomb against a running server', (
       await Bun.sleep(100)
     }
     throw new Error('the server did not start')
-  }, 30_000)
+  }, 120_000)
 
   afterAll(async () => {
     server?.kill()
