@@ -836,7 +836,7 @@ export const en: Resources = {
     ERR_CANNOT_DELETE_SELF: 'You cannot delete your own user.',
     ERR_LAST_ADMIN: 'The company needs at least one administrator.',
     ERR_PAYLOAD_TOO_LARGE: 'The content sent is too large.',
-    ERR_SPREADSHEET_TOO_LARGE: 'The spreadsheet is too large to import (up to 8 MB, 50 MB uncompressed).',
+    ERR_SPREADSHEET_TOO_LARGE: 'The spreadsheet is too large to import (up to 8 MB, 20 MB uncompressed).',
     ERR_IMPORT_IN_PROGRESS: 'An import is already running for this company. Wait for it to finish.',
     ERR_IMPORTS_BUSY: 'The server is busy with other imports. Try again in a moment.',
     ERR_NO_WAPP_FOUND: 'No WhatsApp found with this ID.',

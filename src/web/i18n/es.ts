@@ -851,7 +851,7 @@ export const es: Resources = {
     ERR_LAST_ADMIN: 'La empresa necesita al menos un administrador.',
     ERR_PAYLOAD_TOO_LARGE: 'El contenido enviado es demasiado grande.',
     ERR_SPREADSHEET_TOO_LARGE:
-      'La hoja de cálculo es demasiado grande para importar (hasta 8 MB y 50 MB descomprimida).',
+      'La hoja de cálculo es demasiado grande para importar (hasta 8 MB y 20 MB descomprimida).',
     ERR_IMPORT_IN_PROGRESS: 'Ya hay una importación en curso en esta empresa. Espera a que termine.',
     ERR_IMPORTS_BUSY: 'El servidor está ocupado con otras importaciones. Inténtalo de nuevo en un momento.',
     ERR_NO_WAPP_FOUND: 'No se encontró ningún WhatsApp con este ID.',

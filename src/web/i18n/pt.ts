@@ -842,7 +842,7 @@ export const pt = {
     ERR_CANNOT_DELETE_SELF: 'Você não pode excluir o seu próprio usuário.',
     ERR_LAST_ADMIN: 'A empresa precisa de pelo menos um administrador.',
     ERR_PAYLOAD_TOO_LARGE: 'O conteúdo enviado é grande demais.',
-    ERR_SPREADSHEET_TOO_LARGE: 'A planilha é grande demais para importar (até 8 MB e 50 MB descompactada).',
+    ERR_SPREADSHEET_TOO_LARGE: 'A planilha é grande demais para importar (até 8 MB e 20 MB descompactada).',
     ERR_IMPORT_IN_PROGRESS: 'Já há uma importação em andamento nesta empresa. Aguarde ela terminar.',
     ERR_IMPORTS_BUSY: 'O servidor está ocupado com outras importações. Tente novamente em instantes.',
     ERR_NO_WAPP_FOUND: 'Nenhum WhatsApp encontrado com este ID.',

@@ -12,8 +12,11 @@ import { AppError } from '../../../shared/errors'
 
 /** The largest file read (bytes). */
 export const MAX_SPREADSHEET_BYTES = 8 * 1024 * 1024
-/** The most an .xlsx may inflate to, all entries together: 50,000 rows of three columns are about 10 MB. */
-export const MAX_EXPANDED_BYTES = 50 * 1024 * 1024
+/**
+ * The most an .xlsx may inflate to, all entries together: 50,000 rows of three columns (MAX_IMPORT_ROWS) are
+ * about 10 MB; SheetJS holds several times the expanded size while it reads, so the bound is kept close.
+ */
+export const MAX_EXPANDED_BYTES = 20 * 1024 * 1024
 /** A workbook has a dozen entries, one per sheet beyond; thousands only serve to multiply the work. */
 export const MAX_ZIP_ENTRIES = 1000
 /** The most one large entry may expand over its compressed size; real sheets stay well under 100. */
