@@ -48,6 +48,12 @@ export const ERROR_STATUS = {
   ERR_NO_IMPORT_FOUND: 404,
   /** A contact list already holds this number. */
   ERR_DUPLICATED_CONTACT_LIST_ITEM: 409,
+  /** A spreadsheet upload past the file size, or an .xlsx that would expand past its limit (a zip bomb). */
+  ERR_SPREADSHEET_TOO_LARGE: 413,
+  /** The company already has a spreadsheet import being read or applied: one at a time. */
+  ERR_IMPORT_IN_PROGRESS: 409,
+  /** The server is reading as many spreadsheets as it takes at once: try again shortly. */
+  ERR_IMPORTS_BUSY: 429,
   ERR_NO_FILE_FOUND: 404,
   ERR_NO_QUEUE_INTEGRATION_FOUND: 404,
   ERR_NO_PROMPT_FOUND: 404,

@@ -1,5 +1,7 @@
 /** File lists (spec 3, "Files screen"): what the API answers and the limits of a list. */
 
+/** Spec 3: a list's name has at least 3 characters ('nome muito curto'); its message is required. */
+export const FILE_NAME_MIN = 3
 export const FILE_NAME_MAX = 100
 export const FILE_MESSAGE_MAX = 10_000
 export const FILE_OPTION_NAME_MAX = 100

@@ -1,5 +1,11 @@
 import { type } from 'arktype'
-import { FILE_MESSAGE_MAX, FILE_NAME_MAX, FILE_OPTION_NAME_MAX, FILE_OPTIONS_MAX } from '../files'
+import {
+  FILE_MESSAGE_MAX,
+  FILE_NAME_MAX,
+  FILE_NAME_MIN,
+  FILE_OPTION_NAME_MAX,
+  FILE_OPTIONS_MAX,
+} from '../files'
 import { pageQuery, text } from './common'
 
 /**
@@ -14,11 +20,16 @@ export const fileOptionInput = type({
   'removeAttachment?': 'boolean',
 })
 
-/** `POST /files` and `PUT /files/{id}`: name, message, and the options (those left out of a PUT are deleted). */
+/**
+ * `POST /files` and `PUT /files/{id}`: name (3 or more characters), message (required, not blank), and the
+ * options (those left out of a PUT are deleted).
+ */
 export const fileListBody = type({
   '+': 'delete',
-  name: text(1, FILE_NAME_MAX),
-  'message?': `string <= ${FILE_MESSAGE_MAX}`,
+  name: text(FILE_NAME_MIN, FILE_NAME_MAX),
+  message: type(`string <= ${FILE_MESSAGE_MAX}`).narrow(
+    (s, ctx) => s.trim() !== '' || ctx.mustBe('filled in'),
+  ),
   'options?': fileOptionInput.array().atMostLength(FILE_OPTIONS_MAX),
 })
 

@@ -878,6 +878,9 @@ export const en: Resources = {
     ERR_CANNOT_DELETE_SELF: 'You cannot delete your own user.',
     ERR_LAST_ADMIN: 'The company needs at least one administrator.',
     ERR_PAYLOAD_TOO_LARGE: 'The content sent is too large.',
+    ERR_SPREADSHEET_TOO_LARGE: 'The spreadsheet is too large to import (up to 8 MB, 20 MB uncompressed).',
+    ERR_IMPORT_IN_PROGRESS: 'An import is already running for this company. Wait for it to finish.',
+    ERR_IMPORTS_BUSY: 'The server is busy with other imports. Try again in a moment.',
     ERR_NO_WAPP_FOUND: 'No WhatsApp found with this ID.',
     ERR_NO_DEF_WAPP_FOUND: 'No default WhatsApp found. Check the connections page.',
     ERR_WAPP_GREETING_REQUIRED: 'A greeting message is required when there is more than one queue.',
@@ -958,7 +961,9 @@ export const en: Resources = {
     editTitle: 'Edit campaign',
     readOnlyTitle: 'Campaign - read only',
     readOnlyText:
-      'This campaign can no longer be changed: only inactive campaigns, or ones scheduled more than 1 hour ahead, can be edited.',
+      'This campaign can no longer be changed: only inactive or cancelled campaigns, or ones scheduled more than 1 hour ahead, can be edited.',
+    cancelledText:
+      'This campaign was cancelled. Saving it schedules it again for the chosen date (without a date it becomes inactive), and it sends only to those not reached yet.',
     name: 'Name',
     statusLabel: 'Status',
     contactList: 'Contact list',
@@ -1156,6 +1161,7 @@ export const en: Resources = {
     removeAttachment: 'Remove attachment',
     noAttachment: 'No attachment',
     required: 'Required',
+    nameTooShort: 'Name too short',
     tooLong: 'Too long.',
     created: 'Operation completed successfully!',
     saved: 'Operation updated successfully.',

@@ -892,6 +892,10 @@ export const es: Resources = {
     ERR_CANNOT_DELETE_SELF: 'No puedes eliminar tu propio usuario.',
     ERR_LAST_ADMIN: 'La empresa necesita al menos un administrador.',
     ERR_PAYLOAD_TOO_LARGE: 'El contenido enviado es demasiado grande.',
+    ERR_SPREADSHEET_TOO_LARGE:
+      'La hoja de cálculo es demasiado grande para importar (hasta 8 MB y 20 MB descomprimida).',
+    ERR_IMPORT_IN_PROGRESS: 'Ya hay una importación en curso en esta empresa. Espera a que termine.',
+    ERR_IMPORTS_BUSY: 'El servidor está ocupado con otras importaciones. Inténtalo de nuevo en un momento.',
     ERR_NO_WAPP_FOUND: 'No se encontró ningún WhatsApp con este ID.',
     ERR_NO_DEF_WAPP_FOUND: 'No se encontró un WhatsApp predeterminado. Revisa la página de conexiones.',
     ERR_WAPP_GREETING_REQUIRED: 'El mensaje de saludo es obligatorio cuando hay más de una cola.',
@@ -974,7 +978,9 @@ export const es: Resources = {
     editTitle: 'Editar campaña',
     readOnlyTitle: 'Campaña - solo lectura',
     readOnlyText:
-      'Esta campaña ya no se puede cambiar: solo las campañas inactivas, o programadas para más de 1 hora adelante, se pueden editar.',
+      'Esta campaña ya no se puede cambiar: solo las campañas inactivas o canceladas, o programadas para más de 1 hora adelante, se pueden editar.',
+    cancelledText:
+      'Esta campaña fue cancelada. Al guardarla vuelve a programarse para la fecha elegida (sin fecha queda inactiva) y envía solo a quienes aún no la recibieron.',
     name: 'Nombre',
     statusLabel: 'Estado',
     contactList: 'Lista de contactos',
@@ -1175,6 +1181,7 @@ export const es: Resources = {
     removeAttachment: 'Quitar adjunto',
     noAttachment: 'Sin adjunto',
     required: 'Obligatorio',
+    nameTooShort: 'Nombre demasiado corto',
     tooLong: 'Demasiado largo.',
     created: '¡Operación realizada con éxito!',
     saved: 'Operación actualizada con éxito.',

@@ -885,6 +885,9 @@ export const pt = {
     ERR_CANNOT_DELETE_SELF: 'Você não pode excluir o seu próprio usuário.',
     ERR_LAST_ADMIN: 'A empresa precisa de pelo menos um administrador.',
     ERR_PAYLOAD_TOO_LARGE: 'O conteúdo enviado é grande demais.',
+    ERR_SPREADSHEET_TOO_LARGE: 'A planilha é grande demais para importar (até 8 MB e 20 MB descompactada).',
+    ERR_IMPORT_IN_PROGRESS: 'Já há uma importação em andamento nesta empresa. Aguarde ela terminar.',
+    ERR_IMPORTS_BUSY: 'O servidor está ocupado com outras importações. Tente novamente em instantes.',
     ERR_NO_WAPP_FOUND: 'Nenhum WhatsApp encontrado com este ID.',
     ERR_NO_DEF_WAPP_FOUND: 'Nenhum WhatsApp padrão encontrado. Verifique a página de conexões.',
     ERR_WAPP_GREETING_REQUIRED: 'A mensagem de saudação é obrigatória quando há mais de uma fila.',
@@ -967,7 +970,9 @@ export const pt = {
     editTitle: 'Editar campanha',
     readOnlyTitle: 'Campanha - somente leitura',
     readOnlyText:
-      'Esta campanha não pode mais ser alterada: só campanhas inativas, ou programadas para mais de 1 hora à frente, podem ser editadas.',
+      'Esta campanha não pode mais ser alterada: só campanhas inativas ou canceladas, ou programadas para mais de 1 hora à frente, podem ser editadas.',
+    cancelledText:
+      'Esta campanha foi cancelada. Ao salvar, ela volta a ser programada para a data escolhida (sem data, fica inativa) e envia só para quem ainda não recebeu.',
     name: 'Nome',
     statusLabel: 'Status',
     contactList: 'Lista de contatos',
@@ -1168,6 +1173,7 @@ export const pt = {
     removeAttachment: 'Remover anexo',
     noAttachment: 'Sem anexo',
     required: 'Obrigatório',
+    nameTooShort: 'nome muito curto',
     tooLong: 'Muito longo.',
     created: 'Operação realizada com sucesso!',
     saved: 'Operação atualizada com sucesso.',

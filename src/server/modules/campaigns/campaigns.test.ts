@@ -109,12 +109,33 @@ describe('campaigns API', () => {
     const scheduled = (await admin.post('/campaigns', { ...base, scheduledAt: '2026-12-01 10:00:00' })).body
     const cancelled = await admin.post(`/campaigns/${scheduled.id}/cancel`)
     expect(cancelled.body.status).toBe('CANCELADA')
-    // Cancelled is not editable (spec 2 §4): GET says so, and the PUT the dialog no longer offers is refused.
-    expect(cancelled.body.editable).toBe(false)
-    expect((await admin.get(`/campaigns/${scheduled.id}`)).body.editable).toBe(false)
-    const put = await admin.put(`/campaigns/${scheduled.id}`, { ...base, name: 'Natal 2' })
-    expect(put.status).toBe(409)
-    expect(put.body.error).toBe('ERR_CAMPAIGN_NOT_EDITABLE')
+    expect((await admin.post(`/campaigns/${scheduled.id}/cancel`)).body.error).toBe(
+      'ERR_CAMPAIGN_INVALID_TRANSITION',
+    )
+  })
+
+  test('a cancelled campaign can still be saved (spec 2): a draft without a time, scheduled again with one', async () => {
+    const { admin, base } = await setup()
+    const scheduled = (await admin.post('/campaigns', { ...base, scheduledAt: '2026-12-01 10:00:00' })).body
+    const cancelled = (await admin.post(`/campaigns/${scheduled.id}/cancel`)).body
+    expect(cancelled).toMatchObject({ status: 'CANCELADA', editable: true })
+    const draft = await admin.put(`/campaigns/${scheduled.id}`, { ...base, name: 'Natal 2', scheduledAt: '' })
+    expect(draft.status).toBe(200)
+    expect(draft.body).toMatchObject({ name: 'Natal 2', status: 'INATIVA', scheduledAt: null })
+    await admin.post(`/campaigns/${scheduled.id}/cancel`).then((r) => expect(r.status).toBe(409))
+    const again = await admin.put(`/campaigns/${scheduled.id}`, {
+      ...base,
+      scheduledAt: '2026-12-02 09:00:00',
+    })
+    expect(again.body).toMatchObject({ status: 'PROGRAMADA', scheduledAt: '2026-12-02T12:00:00.000Z' })
+    expect((await admin.post(`/campaigns/${scheduled.id}/cancel`)).body.status).toBe('CANCELADA')
+    // Saving still checks what scheduling needs.
+    const bad = await admin.put(`/campaigns/${scheduled.id}`, {
+      ...base,
+      whatsappId: null,
+      scheduledAt: '2026-12-02 09:00:00',
+    })
+    expect(bad.status).toBe(400)
   })
 
   test('media: upload and remove the attachment', async () => {

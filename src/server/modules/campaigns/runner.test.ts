@@ -177,6 +177,41 @@ describe('campaigns runner', () => {
     expect((await admin.get(`/campaigns/${id}`)).body.status).toBe('FINALIZADA')
   })
 
+  test('a cancelled campaign saved again is scheduled again: at its time the edited message goes to the rest, no one twice', async () => {
+    const h = await createHarness({ sandbox: true })
+    setCampaignSettings(h, h.a.id, { messageInterval: 10, longerIntervalAfter: 0 })
+    const { admin, connection } = await sandboxSetup(h)
+    const list = makeContactList(h, h.a.id, people(5))
+    const id = await startNow(admin, h, { whatsappId: connection.id, contactListId: list })
+    await advance(h, 12 * SEC)
+    expect((await admin.post(`/campaigns/${id}/cancel`)).body.status).toBe('CANCELADA')
+    const before = outbound(h, connection.id)
+    expect(before.length).toBeGreaterThan(0)
+    expect(before.length).toBeLessThan(5)
+    // Spec 2: "a cancelled campaign can still be saved": edited, with a new time, it is PROGRAMADA again.
+    const saved = await admin.put(`/campaigns/${id}`, {
+      name: 'Black Friday (de novo)',
+      message1: 'Nova oferta, {nome}',
+      whatsappId: connection.id,
+      contactListId: list,
+      scheduledAt: new Date(h.clock.now() + 2 * HOUR).toISOString(),
+    })
+    expect(saved.status).toBe(200)
+    expect(saved.body).toMatchObject({ status: 'PROGRAMADA', name: 'Black Friday (de novo)', editable: true })
+    await advance(h, HOUR, 30 * SEC)
+    expect(outbound(h, connection.id)).toHaveLength(before.length)
+    await advance(h, HOUR + 3 * MIN, 30 * SEC)
+    await advance(h, 2 * MIN)
+    const sent = outbound(h, connection.id)
+    expect(sent).toHaveLength(5)
+    expect(new Set(sent.map((r) => r.to)).size).toBe(5)
+    expect(sent.slice(before.length).every((r) => r.body?.startsWith('Nova oferta'))).toBe(true)
+    // (Read from the row: the admin's access token has expired in the two hours the clock moved.)
+    expect(h.deps.sqlite.query('SELECT status FROM campaigns WHERE id = ?').get(id)).toEqual({
+      status: 'FINALIZADA',
+    })
+  })
+
   test('confirmation: the confirmation goes first, a reply releases the message; no reply expires', async () => {
     const h = await createHarness({ sandbox: true })
     setCampaignSettings(h, h.a.id, { messageInterval: 0, longerIntervalAfter: 0 })

@@ -6,7 +6,8 @@
  * EM_ANDAMENTO when the runner reaches `scheduledAt` -> FINALIZADA when every contact is done. PROGRAMADA and
  * EM_ANDAMENTO may be cancelled (CANCELADA); a cancelled campaign restarts (EM_ANDAMENTO) and continues where it
  * stopped. A campaign paused by WhatsApp's restriction stays EM_ANDAMENTO with `pausedReason` until an admin
- * resumes it. Editable (PUT, media): INATIVA, or PROGRAMADA with its start more than 1 hour ahead.
+ * resumes it. Editable (PUT, media): INATIVA, PROGRAMADA with its start more than 1 hour ahead, or CANCELADA
+ * (saving a cancelled campaign makes it INATIVA or PROGRAMADA again, for the people it has not reached yet).
  */
 import type { Database } from 'bun:sqlite'
 import type {
@@ -79,7 +80,10 @@ export const CAMPAIGN_COLUMNS = `c.id, c.company_id AS companyId, c.name, c.mess
 
 const ONE_SQL = `SELECT ${CAMPAIGN_COLUMNS} FROM campaigns c WHERE c.id = ? AND c.company_id = ?`
 
-/** Editable: INATIVA, or PROGRAMADA with its start more than 1 hour after `now` (exactly 1 hour is not). */
+/**
+ * Editable: INATIVA, CANCELADA, or PROGRAMADA with its start more than 1 hour after `now` (exactly 1 hour is
+ * not).
+ */
 export function isEditable(row: Pick<CampaignDbRow, 'status' | 'scheduledAt'>, now: number): boolean {
   return isCampaignEditable(row, now)
 }
@@ -363,9 +367,19 @@ function assertEditable(ctx: Ctx, row: CampaignDbRow) {
   if (!isEditable(row, ctx.clock.now()))
     throw new AppError(
       'ERR_CAMPAIGN_NOT_EDITABLE',
-      'Only an inactive campaign, or a scheduled one more than 1 hour before its start, can be changed',
+      'Only an inactive or cancelled campaign, or a scheduled one more than 1 hour before its start, can be changed',
       { status: row.status },
     )
+}
+
+/**
+ * A cancelled campaign being saved: its shipping rows not yet touched are dropped and it will be prepared again
+ * when it starts, so the edited list and messages reach whoever it has not reached; rows already sent, refused
+ * or waiting for a confirmation stay, and their numbers are not sent to twice (one row per campaign and number).
+ */
+function reopenCancelled(sqlite: Database, id: number) {
+  stmt(sqlite, "DELETE FROM campaign_shippings WHERE campaign_id = ? AND state = 'pending'").run(id)
+  stmt(sqlite, 'UPDATE campaigns SET prepared_at = NULL, completed_at = NULL WHERE id = ?').run(id)
 }
 
 export function updateCampaign(ctx: Ctx, id: number, input: CampaignInput): CampaignDto {
@@ -374,7 +388,9 @@ export function updateCampaign(ctx: Ctx, id: number, input: CampaignInput): Camp
   const r = resolve(ctx, actor.companyId, input)
   transact(ctx, (_tx, events) => {
     // Checked again inside the transaction: the runner may have started it meanwhile.
-    assertEditable(ctx, campaignRowOf(ctx.sqlite, actor.companyId, id))
+    const before = campaignRowOf(ctx.sqlite, actor.companyId, id)
+    assertEditable(ctx, before)
+    if (before.status === 'CANCELADA') reopenCancelled(ctx.sqlite, id)
     stmt(
       ctx.sqlite,
       `UPDATE campaigns SET name = ?, message1 = ?, message2 = ?, message3 = ?, message4 = ?, message5 = ?,

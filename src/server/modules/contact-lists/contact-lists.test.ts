@@ -345,7 +345,7 @@ describe('contact lists', () => {
 describe('contacts import and export', () => {
   test('import: new numbers created, known numbers updated, bad and repeated rows reported', async () => {
     const h = await createHarness()
-    const agent = await h.as(h.a.attendant)
+    const agent = await h.as(h.a.admin)
     const known = (await agent.post('/contacts', { name: 'Antigo', number: '5511988887777' })).body
     const file = sheetFile(
       [
@@ -375,8 +375,8 @@ describe('contacts import and export', () => {
 
   test('export as csv and xlsx, numbers masked as the reader sees them', async () => {
     const h = await createHarness()
-    setTricked(h, h.a.attendantId, 'disabled')
-    const agent = await h.as(h.a.attendant)
+    setTricked(h, h.a.adminId, 'disabled')
+    const agent = await h.as(h.a.admin)
     await agent.post('/contacts', { name: 'Ana', number: '5511988887777', email: 'ana@x.com' })
     const get = (q: string) =>
       h.app.request(`/api/contacts/export${q}`, { headers: { authorization: `Bearer ${agent.token}` } })
@@ -395,5 +395,31 @@ describe('contacts import and export', () => {
       headers: { authorization: `Bearer ${other.token}` },
     })
     expect(await theirs.text()).not.toContain('Ana')
+  })
+
+  test('csv export: a cell a spreadsheet would run as a formula starts with a quote', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const names = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tTab', '\rCR', 'Ana = ok']
+    for (const [i, name] of names.entries()) {
+      const { id } = (await admin.post('/contacts', { name: `Nome ${i}`, number: `55119888877${10 + i}` }))
+        .body
+      h.deps.sqlite.query('UPDATE contacts SET name = ? WHERE id = ?').run(name, id)
+    }
+    const res = await h.app.request('/api/contacts/export?format=csv', {
+      headers: { authorization: `Bearer ${admin.token}` },
+    })
+    const text = await res.text()
+    for (const cell of [
+      '"\'=HYPERLINK(""http://x"",""y"")"',
+      "'+1+1,",
+      "'-2+3,",
+      "'@SUM(A1),",
+      "'\tTab,",
+      "'\rCR,",
+      '\nAna = ok,',
+    ])
+      expect(text).toContain(cell)
+    expect(text).not.toMatch(/(^|\n)[=+\-@\t\r]/)
   })
 })

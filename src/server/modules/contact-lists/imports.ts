@@ -96,6 +96,40 @@ export function getImportJob(ctx: Ctx, id: number): SpreadsheetImportDto {
   return toJobDto(row)
 }
 
+/** Spreadsheets read at once on one server: each holds a worker and the file's expanded workbook in memory. */
+export const MAX_PARSES = 2
+
+const parsing = new WeakMap<object, Set<number>>()
+
+/**
+ * Runs `read` (reading an upload and storing its job) holding the company's import slot: a company with a file
+ * being read, or with a job not yet applied, is refused (409), and so is anyone past MAX_PARSES files read at
+ * once on this server (429). The slot is held until the job row exists, which then keeps the company's turn.
+ */
+export async function withImportSlot<T>(ctx: Ctx, read: () => Promise<T>): Promise<T> {
+  let busy = parsing.get(ctx.sqlite)
+  if (!busy) {
+    busy = new Set()
+    parsing.set(ctx.sqlite, busy)
+  }
+  const { companyId } = ctx.actor
+  const unfinished = ctx.sqlite
+    .query<{ id: number }, [number]>(
+      "SELECT id FROM spreadsheet_imports WHERE company_id = ? AND state IN ('pending', 'running') LIMIT 1",
+    )
+    .get(companyId)
+  if (busy.has(companyId) || unfinished)
+    throw new AppError('ERR_IMPORT_IN_PROGRESS', 'An import is already running for this company')
+  if (busy.size >= MAX_PARSES)
+    throw new AppError('ERR_IMPORTS_BUSY', 'The server is reading other spreadsheets: try again shortly')
+  busy.add(companyId)
+  try {
+    return await read()
+  } finally {
+    busy.delete(companyId)
+  }
+}
+
 /** Stores the parsed rows as a pending job and starts it; answers the job (state 'pending'). */
 export function startImport(
   ctx: Ctx,

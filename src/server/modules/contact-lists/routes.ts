@@ -11,7 +11,8 @@ import { ctxOf, requireAdmin, requireAuth, requirePermission } from '../../http/
 import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
 import { readForm } from '../../media/upload'
-import { getImportJob, startImport } from './imports'
+import { MAX_SPREADSHEET_BYTES, spreadsheetTooLarge } from './bounds'
+import { getImportJob, startImport, withImportSlot } from './imports'
 import { parseSpreadsheet } from './parse'
 import {
   contactListInCompany,
@@ -40,6 +41,8 @@ export async function readUploadedSheet(c: Context) {
       { field: 'file', message: 'must be exactly one .xls or .xlsx file' },
     ])
   const file = files[0]!
+  if (file.size > MAX_SPREADSHEET_BYTES)
+    throw spreadsheetTooLarge(`The file is larger than ${MAX_SPREADSHEET_BYTES / (1024 * 1024)} MB`)
   // Parsed on a worker thread: SheetJS is synchronous and a large file would block every other request.
   const rows = await parseSpreadsheet(await file.arrayBuffer())
   return {
@@ -86,8 +89,11 @@ export const contactListsRoutes = new Hono<AppEnv>()
     const id = pathId(c, NOT_FOUND)
     // Another company's list is refused before the file is read.
     contactListInCompany(ctx.sqlite, ctx.actor.companyId, id)
-    const { rows, name } = await readUploadedSheet(c)
-    return c.json(startImport(ctx, 'contactList', id, name, rows), 202)
+    const job = await withImportSlot(ctx, async () => {
+      const { rows, name } = await readUploadedSheet(c)
+      return startImport(ctx, 'contactList', id, name, rows)
+    })
+    return c.json(job, 202)
   })
 
 /** `/contact-list-items` (spec 2): admins only; deleting also needs contacts-page:deleteContact. */

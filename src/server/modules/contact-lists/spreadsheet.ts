@@ -8,11 +8,12 @@ import * as XLSX from '@e965/xlsx'
 import { IMPORT_COLUMNS } from '../../../shared/contact-lists'
 import { AppError } from '../../../shared/errors'
 
-/** The largest file read (bytes) and the most rows an import takes. */
-export const MAX_SPREADSHEET_BYTES = 8 * 1024 * 1024
-export const MAX_IMPORT_ROWS = 50_000
-
+import { checkZipBounds, MAX_SPREADSHEET_BYTES, spreadsheetTooLarge } from './bounds'
 import type { SheetRow } from './rows'
+
+export { MAX_SPREADSHEET_BYTES }
+/** The most rows an import takes. */
+export const MAX_IMPORT_ROWS = 50_000
 
 const XLSX_MAGIC = [0x50, 0x4b, 0x03, 0x04]
 const XLS_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]
@@ -58,8 +59,12 @@ function cellText(value: unknown): string {
  */
 export function readSpreadsheet(bytes: Uint8Array): SheetRow[] {
   if (bytes.byteLength === 0) throw fileError('The file is empty')
-  if (bytes.byteLength > MAX_SPREADSHEET_BYTES) throw fileError('The file is too large')
-  if (!spreadsheetKind(bytes)) throw fileError('The file is not an .xls or .xlsx spreadsheet')
+  if (bytes.byteLength > MAX_SPREADSHEET_BYTES)
+    throw spreadsheetTooLarge(`The file is larger than ${MAX_SPREADSHEET_BYTES / (1024 * 1024)} MB`)
+  const kind = spreadsheetKind(bytes)
+  if (!kind) throw fileError('The file is not an .xls or .xlsx spreadsheet')
+  // Before SheetJS inflates anything: a zip bomb is refused by what it would expand to.
+  if (kind === 'xlsx') checkZipBounds(bytes)
   let book: XLSX.WorkBook
   try {
     book = XLSX.read(bytes, { type: 'array', dense: true, sheetRows: MAX_IMPORT_ROWS + 2, sheets: 0 })
@@ -89,9 +94,18 @@ export function readSpreadsheet(bytes: Uint8Array): SheetRow[] {
   return rows
 }
 
+/**
+ * A CSV cell a spreadsheet program would run as a formula (first character =, +, -, @, tab or carriage return)
+ * gets a leading quote, so it opens as the text it is. An .xlsx needs none: its cells are typed strings, never
+ * formulas.
+ */
+export function inertCsvCell(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text
+}
+
 /** A workbook of one sheet from rows of text (the first row is the header). */
 export function writeSpreadsheet(rows: string[][], bookType: 'xlsx' | 'xls' | 'csv', sheetName = 'Contatos') {
-  const sheet = XLSX.utils.aoa_to_sheet(rows)
+  const sheet = XLSX.utils.aoa_to_sheet(bookType === 'csv' ? rows.map((row) => row.map(inertCsvCell)) : rows)
   // Numbers stay text: a spreadsheet would otherwise show a long number as 5.5E+12.
   for (const key of Object.keys(sheet)) {
     const cell = sheet[key] as XLSX.CellObject | undefined

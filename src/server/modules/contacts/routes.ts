@@ -4,7 +4,7 @@ import { contactBody, findOrCreateContactBody, listContactsQuery } from '../../.
 import { ctxOf, requireAdmin, requireAuth, requirePermission } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
-import { getImportJob, startImport } from '../contact-lists/imports'
+import { getImportJob, startImport, withImportSlot } from '../contact-lists/imports'
 import { readUploadedSheet } from '../contact-lists/routes'
 import { erasePersonalData, exportPersonalData } from './personal-data'
 import { listAllContacts, listContacts } from './search'
@@ -19,7 +19,8 @@ export const contactsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get('/', (c) => c.json(listContacts(ctxOf(c), parse(listContactsQuery, c.req.query()))))
   .get('/list', (c) => c.json(listAllContacts(ctxOf(c))))
-  .get('/export', async (c) => {
+  // Import and export are administration (spec 1 sends them to the administration document): admins only.
+  .get('/export', requireAdmin, async (c) => {
     const file = await exportContacts(ctxOf(c), parse(exportContactsQuery, c.req.query()).format ?? 'csv')
     return new Response(new Blob([file.bytes as Uint8Array<ArrayBuffer>]), {
       headers: {
@@ -30,11 +31,15 @@ export const contactsRoutes = new Hono<AppEnv>()
     })
   })
   // A spreadsheet into the contacts (nome, numero, email): a durable job (202); `/import/{id}` reads it.
-  .post('/import', async (c) => {
-    const { rows, name } = await readUploadedSheet(c)
-    return c.json(startImport(ctxOf(c), 'contacts', null, name, rows), 202)
+  .post('/import', requireAdmin, async (c) => {
+    const ctx = ctxOf(c)
+    const job = await withImportSlot(ctx, async () => {
+      const { rows, name } = await readUploadedSheet(c)
+      return startImport(ctx, 'contacts', null, name, rows)
+    })
+    return c.json(job, 202)
   })
-  .get('/import/:id', (c) => c.json(getImportJob(ctxOf(c), pathId(c, 'ERR_NO_IMPORT_FOUND'))))
+  .get('/import/:id', requireAdmin, (c) => c.json(getImportJob(ctxOf(c), pathId(c, 'ERR_NO_IMPORT_FOUND'))))
   .post('/findOrCreate', async (c) => {
     const { contact, created } = findOrCreateContact(ctxOf(c), await parseBody(c, findOrCreateContactBody))
     return c.json(contact, created ? 201 : 200)

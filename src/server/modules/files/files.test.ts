@@ -56,7 +56,7 @@ describe('files', () => {
     })
     const [front, back] = created.body.options
     expect(front).toMatchObject({ name: 'Frente', path: null, mediaUrl: null })
-    await admin.post('/files', { name: 'Boletos' })
+    await admin.post('/files', { name: 'Boletos', message: 'Segue o boleto' })
 
     const page = await admin.get('/files?searchParam=cat')
     expect(page.body).toMatchObject({ count: 1, hasMore: false })
@@ -92,6 +92,7 @@ describe('files', () => {
     // PUT: rename one, drop the other (its file goes), add a new one; remove an attachment.
     const put = await admin.put(`/files/${created.body.id}`, {
       name: 'Catálogo 2026',
+      message: 'Veja nosso catálogo',
       options: [{ id: front.id, name: 'Capa', removeAttachment: true }, { name: 'Nova' }],
     })
     expect(put.status).toBe(200)
@@ -103,9 +104,10 @@ describe('files', () => {
     expect(stored(h, h.a.id, b1.path)).toBe(false)
 
     // An option id of another list is refused, nothing changes.
-    const other = (await admin.post('/files', { name: 'Outra', options: [{ name: 'o' }] })).body
+    const other = (await admin.post('/files', { name: 'Outra', message: 'm', options: [{ name: 'o' }] })).body
     const wrong = await admin.put(`/files/${created.body.id}`, {
-      name: 'X',
+      name: 'XYZ',
+      message: 'm',
       options: [{ id: other.options[0].id, name: 'roubada' }],
     })
     expectRefused('foreign option', wrong, 400)
@@ -138,9 +140,11 @@ describe('files', () => {
     const h = await createHarness()
     const a = await h.as(h.a.admin)
     const b = await h.as(h.b.admin)
-    const { id, options } = (await a.post('/files', { name: 'Privado', options: [{ name: 'o' }] })).body
+    const { id, options } = (
+      await a.post('/files', { name: 'Privado', message: 'm', options: [{ name: 'o' }] })
+    ).body
     expect((await b.get(`/files/${id}`)).status).toBe(404)
-    expect((await b.put(`/files/${id}`, { name: 'x' })).status).toBe(404)
+    expect((await b.put(`/files/${id}`, { name: 'xyz', message: 'm' })).status).toBe(404)
     expect((await b.del(`/files/${id}`)).status).toBe(404)
     const up = await uploadOptions(h, b.token, id, [{ id: options[0].id, file: png() }])
     expect(up.status).toBe(404)
@@ -150,15 +154,39 @@ describe('files', () => {
     expect((await a.get(`/files/${id}`)).body.name).toBe('Privado')
   })
 
+  test('validation (spec 3): name of at least 3 characters, message required; 400 naming the field', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const fieldsOf = (res: { status: number; body: { fields?: { field: string }[] } }) => {
+      expect(res.status).toBe(400)
+      return (res.body.fields ?? []).map((f) => f.field)
+    }
+    expect(fieldsOf(await admin.post('/files', { name: 'ab', message: 'Mensagem' }))).toEqual(['name'])
+    expect(fieldsOf(await admin.post('/files', { name: '  ab  ', message: 'Mensagem' }))).toEqual(['name'])
+    expect(fieldsOf(await admin.post('/files', { name: 'Boletos' }))).toEqual(['message'])
+    expect(fieldsOf(await admin.post('/files', { name: 'Boletos', message: '   ' }))).toEqual(['message'])
+    const created = await admin.post('/files', { name: 'abc', message: 'Mensagem' })
+    expect(created.status).toBe(201)
+    expect(fieldsOf(await admin.put(`/files/${created.body.id}`, { name: 'abc', message: '' }))).toEqual([
+      'message',
+    ])
+    expect(fieldsOf(await admin.put(`/files/${created.body.id}`, { name: 'x', message: 'm' }))).toEqual([
+      'name',
+    ])
+    expect(h.deps.sqlite.query('SELECT count(*) AS n FROM files').get()).toEqual({ n: 1 })
+  })
+
   test('roles: attendants read, only admins write', async () => {
     const h = await createHarness()
     const admin = await h.as(h.a.admin)
     const agent = await h.as(h.a.attendant)
-    const { id, options } = (await admin.post('/files', { name: 'Lista', options: [{ name: 'o' }] })).body
+    const { id, options } = (
+      await admin.post('/files', { name: 'Lista', message: 'm', options: [{ name: 'o' }] })
+    ).body
     expect((await agent.get('/files')).status).toBe(200)
     expect((await agent.get(`/files/${id}`)).status).toBe(200)
-    expect((await agent.post('/files', { name: 'x' })).status).toBe(403)
-    expect((await agent.put(`/files/${id}`, { name: 'x' })).status).toBe(403)
+    expect((await agent.post('/files', { name: 'xyz', message: 'm' })).status).toBe(403)
+    expect((await agent.put(`/files/${id}`, { name: 'xyz', message: 'm' })).status).toBe(403)
     expect((await agent.del(`/files/${id}`)).status).toBe(403)
     expect((await uploadOptions(h, agent.token, id, [{ id: options[0].id, file: png() }])).status).toBe(403)
     expect((await h.call('GET', '/files')).status).toBe(401)
@@ -168,7 +196,7 @@ describe('files', () => {
     const h = await createHarness()
     const admin = await h.as(h.a.admin)
     const { id, options } = (
-      await admin.post('/files', { name: 'L', options: [{ name: 'a' }, { name: 'b' }] })
+      await admin.post('/files', { name: 'Lista', message: 'm', options: [{ name: 'a' }, { name: 'b' }] })
     ).body
     const exe = await uploadOptions(h, admin.token, id, [
       { id: options[0].id, file: new File([samples.exe()], 'nota.pdf', { type: 'application/pdf' }) },
@@ -250,7 +278,7 @@ describe('files', () => {
   test('probes: junk bodies, values, ids and queries are 4xx, never a 500', async () => {
     const h = await createHarness()
     const admin = await h.as(h.a.admin)
-    const { id } = (await admin.post('/files', { name: 'base', options: [{ name: 'o' }] })).body
+    const { id } = (await admin.post('/files', { name: 'base', message: 'm', options: [{ name: 'o' }] })).body
     await expectJunkBodiesRefused(h, admin.token, 'POST', '/files')
     await expectJunkBodiesRefused(h, admin.token, 'PUT', `/files/${id}`)
     const base = { name: 'probe', message: 'texto', options: [{ name: 'o' }] }
@@ -267,10 +295,14 @@ describe('files', () => {
     }
     expectRefused(
       'too many options',
-      await admin.post('/files', { name: 'x', options: Array.from({ length: 11 }, () => ({ name: 'o' })) }),
+      await admin.post('/files', {
+        name: 'xyz',
+        message: 'm',
+        options: Array.from({ length: 11 }, () => ({ name: 'o' })),
+      }),
       400,
     )
-    expectRefused('name too long', await admin.post('/files', { name: 'n'.repeat(101) }), 400)
+    expectRefused('name too long', await admin.post('/files', { name: 'n'.repeat(101), message: 'm' }), 400)
     await expectJunkIds404(
       h,
       admin.token,

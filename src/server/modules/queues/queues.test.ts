@@ -178,8 +178,9 @@ describe('queues', () => {
   test("fileListId: a file list of the company, kept when absent, null clears; another company's list is 400", async () => {
     const h = await createHarness()
     const admin = await h.as(h.a.admin)
-    const own = (await admin.post('/files', { name: 'Catálogo', options: [{ name: 'o' }] })).body
-    const foreign = (await (await h.as(h.b.admin)).post('/files', { name: 'Alheia' })).body
+    const own = (await admin.post('/files', { name: 'Catálogo', message: 'm', options: [{ name: 'o' }] }))
+      .body
+    const foreign = (await (await h.as(h.b.admin)).post('/files', { name: 'Alheia', message: 'm' })).body
     const created = await admin.post('/queue', { name: 'Vendas', color: '#22C55E', fileListId: own.id })
     expect(created.status).toBe(201)
     expect(created.body.fileListId).toBe(own.id)

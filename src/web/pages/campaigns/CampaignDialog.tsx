@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next'
-import { Lock } from 'lucide-react'
+import { CalendarClock, Lock } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { CampaignDto, CampaignStatus } from '../../../shared/api'
@@ -301,9 +301,10 @@ export function CampaignDialog({
   const { values, errors, set } = form
   const editable = creating || (record != null && isCampaignEditable(record))
   const readOnly = !creating && !form.loading && !editable
-  // Save only where the server accepts the PUT (spec 2 §4, src/shared/campaign-editable.ts): a read-only form,
-  // cancelled ones included, has just Close (so does a record still loading: nothing to submit yet).
+  // Save only where the server accepts the PUT (spec 2 §4, src/shared/campaign-editable.ts): a read-only form
+  // has just Close (so does a record still loading: nothing to submit yet). A cancelled one saves: spec 2 says so.
   const canSave = editable
+  const cancelled = !creating && record?.status === 'CANCELADA'
   const variables = [
     ...BASE_VARIABLES,
     ...choices.variables.filter((v) => !(BASE_VARIABLES as readonly string[]).includes(v)),
@@ -414,6 +415,15 @@ export function CampaignDialog({
             >
               <Lock className="size-4 shrink-0" aria-hidden />
               {t('campaigns.readOnlyText')}
+            </p>
+          )}
+          {cancelled && (
+            <p
+              role="status"
+              className="flex items-center gap-2 rounded-lg bg-info-soft px-3 py-2 text-on-info-soft text-sm"
+            >
+              <CalendarClock className="size-4 shrink-0" aria-hidden />
+              {t('campaigns.cancelledText')}
             </p>
           )}
           <div className="grid gap-4 sm:grid-cols-[1fr_auto] sm:items-end">

@@ -237,7 +237,7 @@ describe('CampaignsPage', () => {
     expect(within(dialog).queryByRole('button', { name: 'Salvar' })).toBeNull()
   })
 
-  test('scheduled: editable more than 1 hour ahead, read-only within the hour; a cancelled one is read-only with no save', async () => {
+  test('scheduled: editable more than 1 hour ahead, read-only within the hour', async () => {
     const soon = campaign(5, {
       name: 'Logo',
       status: 'PROGRAMADA',
@@ -261,13 +261,32 @@ describe('CampaignsPage', () => {
     expect(within(dialog).getByRole('textbox', { name: /Nome/ })).not.toHaveAttribute('readonly')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
-    await userEvent.click(screen.getByRole('button', { name: 'Ver: Páscoa' }))
-    dialog = await screen.findByRole('dialog')
-    expect(await within(dialog).findByText('Campanha - somente leitura')).toBeInTheDocument()
-    expect(within(dialog).getByRole('textbox', { name: /Nome/ })).toHaveAttribute('readonly')
-    // The server refuses the PUT of a cancelled campaign (ERR_CAMPAIGN_NOT_EDITABLE): no Save to offer it.
-    expect(within(dialog).queryByRole('button', { name: 'Salvar' })).toBeNull()
-    expect(within(dialog).getAllByRole('button', { name: 'Fechar' }).length).toBeGreaterThan(0)
+  })
+
+  test('a cancelled campaign can still be saved (spec 2): editable, it says what a save does, and PUTs', async () => {
+    const calls = serve(undefined, {
+      'PUT /api/campaigns/:id': (c: { body: unknown }) => ({
+        body: campaign(3, { ...(c.body as object), status: 'PROGRAMADA' }),
+      }),
+    })
+    renderAt('/campaigns')
+    await userEvent.click(await screen.findByRole('button', { name: 'Editar: Páscoa' }))
+    const dialog = await screen.findByRole('dialog')
+    expect(await within(dialog).findByText('Editar campanha')).toBeInTheDocument()
+    expect(within(dialog).getByText(/Esta campanha foi cancelada. Ao salvar/)).toBeInTheDocument()
+    const name = within(dialog).getByRole('textbox', { name: /Nome/ })
+    expect(name).not.toHaveAttribute('readonly')
+    await userEvent.clear(name)
+    await userEvent.type(name, 'Páscoa 2')
+    const when = dialog.querySelector('input[type="datetime-local"]') as HTMLInputElement
+    await userEvent.type(when, '2030-04-01T10:00')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 3000 })
+    expect(calls.find((c) => c.method === 'PUT' && c.path === '/api/campaigns/3')?.body).toMatchObject({
+      name: 'Páscoa 2',
+      scheduledAt: '2030-04-01 10:00:00',
+    })
+    expect(await screen.findByText('Campanha salva com sucesso.')).toBeInTheDocument()
   })
 })
 

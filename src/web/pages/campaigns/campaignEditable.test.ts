@@ -21,8 +21,15 @@ describe('isCampaignEditable', () => {
     expect(isCampaignEditable({ status: 'PROGRAMADA', scheduledAt: null }, now)).toBe(false)
   })
 
-  test('running, cancelled and finished are not', () => {
-    for (const status of ['EM_ANDAMENTO', 'CANCELADA', 'FINALIZADA'] as const)
+  test('cancelled is editable: spec 2, "a cancelled campaign can still be saved"', () => {
+    expect(isCampaignEditable({ status: 'CANCELADA', scheduledAt: at(-CAMPAIGN_EDIT_LEAD_MS) }, now)).toBe(
+      true,
+    )
+    expect(isCampaignEditable({ status: 'CANCELADA', scheduledAt: null }, now)).toBe(true)
+  })
+
+  test('running and finished are not', () => {
+    for (const status of ['EM_ANDAMENTO', 'FINALIZADA'] as const)
       expect(isCampaignEditable({ status, scheduledAt: at(5 * CAMPAIGN_EDIT_LEAD_MS) }, now)).toBe(false)
   })
 })

@@ -3,7 +3,7 @@ import { BookUser, Download, MessageSquarePlus, Pencil, Trash2, Upload, UserPlus
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ContactDto } from '../../../shared/api'
-import { can } from '../../../shared/permissions'
+import { can, isAdmin } from '../../../shared/permissions'
 import { api } from '../../api/client'
 import { toastError } from '../../api/errors'
 import { LiveListPage } from '../../components/LiveTableCard'
@@ -35,6 +35,8 @@ export function ContactsPage() {
   const { t } = useTranslation()
   const me = currentUser.value
   const canDelete = can(me, 'contacts-page:deleteContact')
+  // Import and export are administration (the server answers 403 to attendants).
+  const canTransfer = isAdmin(me)
   const [search, setSearch] = useState('')
   const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
   const [dialog, setDialog] = useState<{ id: number | null } | null>(null)
@@ -136,17 +138,31 @@ export function ContactsPage() {
       title={t('contacts.title')}
       subtitle={list.count != null ? t('contacts.count', { count: list.count }) : undefined}
       actions={
-        <>
-          <Button variant="secondary" icon={<Upload className="size-4" />} onClick={() => setImporting(true)}>
-            {t('contactLists.importButton')}
-          </Button>
-          <Button variant="secondary" icon={<Download className="size-4" />} onClick={() => exportAs('csv')}>
-            {t('contactLists.exportCsv')}
-          </Button>
-          <Button variant="secondary" icon={<Download className="size-4" />} onClick={() => exportAs('xlsx')}>
-            {t('contactLists.exportXlsx')}
-          </Button>
-        </>
+        canTransfer && (
+          <>
+            <Button
+              variant="secondary"
+              icon={<Upload className="size-4" />}
+              onClick={() => setImporting(true)}
+            >
+              {t('contactLists.importButton')}
+            </Button>
+            <Button
+              variant="secondary"
+              icon={<Download className="size-4" />}
+              onClick={() => exportAs('csv')}
+            >
+              {t('contactLists.exportCsv')}
+            </Button>
+            <Button
+              variant="secondary"
+              icon={<Download className="size-4" />}
+              onClick={() => exportAs('xlsx')}
+            >
+              {t('contactLists.exportXlsx')}
+            </Button>
+          </>
+        )
       }
       add={{
         label: t('contacts.add'),
@@ -174,7 +190,7 @@ export function ContactsPage() {
       )}
       {startTicket.dialog}
       <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} onConfirm={confirmDelete} />
-      {importing && (
+      {importing && canTransfer && (
         <ImportDialog
           open
           onClose={() => setImporting(false)}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import {
   FILE_MESSAGE_MAX,
   FILE_NAME_MAX,
+  FILE_NAME_MIN,
   FILE_OPTION_NAME_MAX,
   FILE_OPTIONS_MAX,
   type FileListDto,
@@ -66,8 +67,10 @@ export function validateFileList(form: FileListForm, t: (k: string) => string): 
   const errors: FieldErrors<FileListForm> = {}
   const name = form.name.trim()
   if (!name) errors.name = t('files.required')
+  else if (name.length < FILE_NAME_MIN) errors.name = t('files.nameTooShort')
   else if (name.length > FILE_NAME_MAX) errors.name = t('files.tooLong')
-  if (form.message.length > FILE_MESSAGE_MAX) errors.message = t('files.tooLong')
+  if (!form.message.trim()) errors.message = t('files.required')
+  else if (form.message.length > FILE_MESSAGE_MAX) errors.message = t('files.tooLong')
   if (form.options.some((o) => !o.name.trim())) errors.options = t('files.required')
   else if (form.options.some((o) => o.name.trim().length > FILE_OPTION_NAME_MAX))
     errors.options = t('files.tooLong')
@@ -216,7 +219,7 @@ export function FileListDialog({ open, recordId, onClose, onSaved }: RecordDialo
             maxLength={FILE_NAME_MAX + 10}
           />
         </Field>
-        <Field label={t('files.message')} error={errors.message}>
+        <Field label={t('files.message')} error={errors.message} required>
           <Textarea value={values.message} onChange={(e) => set('message', e.target.value)} rows={4} />
         </Field>
         <Field label={t('files.options')} as="group" error={errors.options} hint={t('files.optionsHint')}>

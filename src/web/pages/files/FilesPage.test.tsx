@@ -68,7 +68,7 @@ describe('FilesPage', () => {
     await waitFor(() => expect(within(table).queryByText('Boletos')).toBeNull())
   })
 
-  test('add: name required; options with a file: POST, then the spec multipart upload, then the toast', async () => {
+  test('add: name (3+ characters) and message required; options with a file: POST, then the spec multipart upload, then the toast', async () => {
     const calls = serve(undefined, {
       'POST /api/files': (c: { body: unknown }) => {
         const body = c.body as { name: string; options: { name: string }[] }
@@ -94,7 +94,16 @@ describe('FilesPage', () => {
     await userEvent.click(screen.getAllByRole('button', { name: 'Adicionar' })[0]!)
     const dialog = await screen.findByRole('dialog')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }))
-    expect(await within(dialog).findByText('Obrigatório')).toBeInTheDocument()
+    // Spec 3: the name and the message are required; a name needs 3 characters.
+    expect(await within(dialog).findAllByText('Obrigatório')).toHaveLength(2)
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Nome/ }), 'Pr')
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Mensagem/ }), '   ')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }))
+    expect(await within(dialog).findByText('nome muito curto')).toBeInTheDocument()
+    expect(within(dialog).getByText('Obrigatório')).toBeInTheDocument()
+    expect(calls.some((c) => c.method === 'POST')).toBe(false)
+    await userEvent.clear(within(dialog).getByRole('textbox', { name: /Nome/ }))
+    await userEvent.clear(within(dialog).getByRole('textbox', { name: /Mensagem/ }))
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Nome/ }), 'Promoções')
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Mensagem/ }), 'Confira')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Adicionar opção' }))
