@@ -32,7 +32,9 @@ import type { UploadedMedia } from '../../media/upload'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
 import { companyTimeZone } from '../settings/service'
-import { scheduleRunner } from './runner'
+import { actorScope } from '../tickets/access'
+import { assertMayWriteToContact } from '../tickets/held'
+import { scheduleConnection, scheduleRunner } from './runner'
 
 /** A schedule row as the service reads it. */
 export type ScheduleRow = {
@@ -259,9 +261,23 @@ function resolveInput(ctx: Ctx, input: ScheduleInput): Resolved {
   }
 }
 
+/**
+ * The new-ticket rule (tickets/held.ts): a schedule may not write into the contact's active ticket on its
+ * connection when that ticket is not the user's to write in: 409 ERR_OTHER_OPEN_TICKET naming its holder. The
+ * runner checks again at send time.
+ */
+function assertMayScheduleFor(ctx: Ctx, r: Resolved) {
+  const whatsappId = scheduleConnection(ctx.sqlite, {
+    companyId: ctx.actor.companyId,
+    whatsappId: r.whatsappId,
+  })
+  if (whatsappId != null) assertMayWriteToContact(ctx.sqlite, actorScope(ctx), r.contactId, whatsappId)
+}
+
 export function createSchedule(ctx: Ctx, input: ScheduleInput): ScheduleDto {
   const actor = userActor(ctx)
   const r = resolveInput(ctx, input)
+  assertMayScheduleFor(ctx, r)
   const id = transact(ctx, (_tx, events) => {
     const now = ctx.clock.now()
     const { id } = stmt<{ id: number }, (string | number | null)[]>(
@@ -309,6 +325,7 @@ export function updateSchedule(ctx: Ctx, id: number, input: ScheduleInput): Sche
   userActor(ctx)
   assertEditable(scheduleInCompany(ctx.sqlite, companyId, id))
   const r = resolveInput(ctx, input)
+  assertMayScheduleFor(ctx, r)
   transact(ctx, (_tx, events) => {
     const current = scheduleInCompany(ctx.sqlite, companyId, id)
     assertEditable(current)
