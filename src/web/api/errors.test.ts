@@ -21,6 +21,18 @@ describe('shared error handler', () => {
     expect(errorMessage(new ApiError(500, null, ''))).toBe('An error occurred!')
     expect(errorMessage('???')).toBe('An error occurred!')
   })
+
+  test("another user's ticket for the contact (forward, schedules) says who holds it and in which queue", async () => {
+    const held = { userId: 7, user: { id: 7, name: 'Carlos' }, queueId: 3, queue: { id: 3, name: 'Vendas' } }
+    const err = new ApiError(409, JSON.stringify(held), 'There is already an open ticket for this contact')
+    expect(errorMessage(err)).toBe('Este contato já tem um atendimento aberto com Carlos na fila Vendas.')
+    const pending = new ApiError(
+      409,
+      JSON.stringify({ userId: null, user: null, queueId: null, queue: null }),
+      'x',
+    )
+    expect(errorMessage(pending)).toBe('Este contato já tem um atendimento aberto com — na fila Sem fila.')
+  })
 })
 
 describe('fieldMessage', () => {
