@@ -102,6 +102,22 @@ describe('schedules API', () => {
     expect((await agent.post('/schedules', { ...input, contactId: other.id })).status).toBe(201)
   })
 
+  test('a contact name that is the number is masked for readers who may not see numbers', async () => {
+    const { h, admin } = await setup()
+    h.deps.sqlite.query("UPDATE users SET is_tricked = 'disabled' WHERE id = ?").run(h.a.attendantId)
+    h.deps.sqlite.query("UPDATE users SET is_tricked = 'enabled' WHERE id = ?").run(h.a.adminId)
+    const contact = makeContact(h, h.a.id, { name: '5511987654321', number: '5511987654321' })
+    const res = await admin.post('/schedules', {
+      body: 'Lembrete',
+      contactId: contact.id,
+      sendAt: iso(h, 60_000),
+    })
+    expect(res.body.contact.name).toBe('5511987654321')
+    const agent = await h.as(h.a.attendant)
+    expect((await agent.get(`/schedules/${res.body.id}`)).body.contact.name).toBe('551198765****')
+    expect((await agent.get('/schedules')).body.schedules[0].contact.name).toBe('551198765****')
+  })
+
   test('the company time zone setting: validated against Intl, and wall times are read in it', async () => {
     const { admin, contact } = await setup()
     expect((await admin.put('/settings/timezone', { value: 'Mars/Olympus' })).status).toBe(400)

@@ -323,6 +323,47 @@ describe('GET /tickets: filters', () => {
     }
   })
 
+  test('a contact whose name is its number: masked in the list, the ticket and live; never found by hidden digits', async () => {
+    const h = await createHarness()
+    const q = h.makeQueue(h.a.id)
+    h.addToQueue(h.a.attendantId, q.id)
+    h.deps.sqlite.query("UPDATE users SET is_tricked = 'disabled' WHERE id = ?").run(h.a.attendantId)
+    h.deps.sqlite.query("UPDATE users SET is_tricked = 'enabled' WHERE id = ?").run(h.a.adminId)
+    const contact = makeContact(h, h.a.id, { name: '5511987654321', number: '5511987654321' })
+    const ticket = makeTicket(h, h.a.id, { status: 'pending', queueId: q.id, contactId: contact.id })
+    const named = makeTicket(h, h.a.id, {
+      status: 'pending',
+      queueId: q.id,
+      contactId: makeContact(h, h.a.id, { name: 'Loja 4321', number: '5521900001111' }).id,
+    })
+    const agent = await h.as(h.a.attendant)
+    const admin = await h.as(h.a.admin)
+    const listed = (await agent.get('/tickets?status=pending')).body.tickets.find(
+      (t: TicketDto) => t.id === ticket.id,
+    )
+    expect(listed.contact).toMatchObject({ name: '551198765****', number: '551198765****' })
+    expect((await agent.get(`/tickets/${ticket.id}`)).body.contact.name).toBe('551198765****')
+    expect((await agent.get(`/messages/${ticket.id}`)).body.ticket.contact.name).toBe('551198765****')
+    expect((await admin.get(`/tickets/${ticket.id}`)).body.contact.name).toBe('5511987654321')
+    // Search: the hidden digits find nothing through the number or the name; what the reader sees still does.
+    const found = async (who: typeof agent, term: string) =>
+      ids((await who.get(`/tickets?searchParam=${encodeURIComponent(term)}`)).body)
+    for (const term of ['5511987654321', '4321', '54321', '21', '+55 (11) 98765-4321'])
+      expect(await found(agent, term)).toEqual(term === '4321' || term === '21' ? [named.id] : [])
+    expect(await found(agent, '98765')).toEqual([ticket.id])
+    expect(await found(agent, 'Loja')).toEqual([named.id])
+    expect(await found(admin, '4321')).toEqual(byNewest(ticket, named))
+    expect(await found(admin, '5511987654321')).toEqual([ticket.id])
+    // Live: the masked flavour of a ticket event masks the name too.
+    const events = h.recordEvents()
+    await agent.put(`/tickets/${ticket.id}`, { status: 'open' })
+    const event = events.find((e) => e.event === `company-${h.a.id}-ticket`)
+    expect(event).toMatchObject({
+      data: { ticket: { contact: { name: '551198765****' } } },
+      unmasked: { ticket: { contact: { name: '5511987654321' } } },
+    })
+  })
+
   test('empty values count as absent', async () => {
     const { h } = await world()
     const admin = await h.as(h.a.admin)
