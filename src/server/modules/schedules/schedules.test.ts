@@ -116,6 +116,9 @@ describe('schedules API', () => {
     const agent = await h.as(h.a.attendant)
     expect((await agent.get(`/schedules/${res.body.id}`)).body.contact.name).toBe('551198765****')
     expect((await agent.get('/schedules')).body.schedules[0].contact.name).toBe('551198765****')
+    // Nor is it found by its hidden digits.
+    expect((await agent.get('/schedules?searchParam=4321')).body.count).toBe(0)
+    expect((await admin.get('/schedules?searchParam=4321')).body.count).toBe(1)
   })
 
   test('the company time zone setting: validated against Intl, and wall times are read in it', async () => {

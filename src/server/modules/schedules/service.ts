@@ -145,10 +145,12 @@ export function publishSchedule(
   })
 }
 
-type ListParams = { companyId: number; term: string | null; contactId: number | null }
+type ListParams = { companyId: number; term: string | null; contactId: number | null; full: number }
 
+// A reader who may not see numbers does not search names made of digits alone: such a name may be the number.
 const LIST_WHERE = `s.company_id = $companyId AND ($contactId IS NULL OR s.contact_id = $contactId)
-  AND ($term IS NULL OR instr(lower(s.body), lower($term)) > 0 OR instr(lower(c.name), lower($term)) > 0)`
+  AND ($term IS NULL OR instr(lower(s.body), lower($term)) > 0
+       OR (instr(lower(c.name), lower($term)) > 0 AND ($full = 1 OR c.name GLOB '*[^0-9 ()+.-]*')))`
 
 /** `GET /schedules/`: 20 a page, the next to go first (by send time), searched by body or contact name. */
 export function listSchedules(ctx: Ctx, query: ListSchedulesQuery): SchedulesPage {
@@ -158,6 +160,7 @@ export function listSchedules(ctx: Ctx, query: ListSchedulesQuery): SchedulesPag
     companyId: ctx.actor.companyId,
     term: query.searchParam?.trim() || null,
     contactId: query.contactId ?? null,
+    full: visibility === 'enabled' ? 1 : 0,
   }
   const rows = stmt<ListRow, [ListParams & { limit: number; offset: number }]>(
     ctx.sqlite,
