@@ -303,6 +303,12 @@ export type TicketDto = {
   updatedAt: string
 }
 
+/**
+ * What ERR_OTHER_OPEN_TICKET tells a user who may not see the contact's active ticket: who holds it and in which
+ * queue (the spec's new-ticket dialog); a user who may see it gets the whole TicketDto.
+ */
+export type HeldTicketDto = Pick<TicketDto, 'userId' | 'user' | 'queueId' | 'queue'>
+
 export type MessageAck = 0 | 1 | 2 | 3 | 4
 
 export type MessageReactionDto = { emoji: string; fromMe: boolean; senderName: string | null }

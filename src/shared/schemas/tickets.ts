@@ -5,8 +5,17 @@ const idList = type('string.json.parse').to(type('(1 <= number.integer <= 900719
 
 const flag = type("'true' | 'false'").pipe((s) => s === 'true')
 
-/** A calendar day, `YYYY-MM-DD` (the server's local day: set TZ on the host). */
-const day = type(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/).describe('a day as YYYY-MM-DD')
+/**
+ * A calendar day of the company (its timezone setting): `YYYY-MM-DD`, or an ISO instant such as
+ * `2026-11-28T03:00:00.000Z` (what date pickers send), which stands for the company's day it falls in.
+ */
+const day = type(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/)
+  .or(
+    type(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i).narrow((s) =>
+      Number.isFinite(Date.parse(s)),
+    ),
+  )
+  .describe('a day as YYYY-MM-DD or an ISO instant')
 
 /** `GET /tickets`: every filter of the spec; lists travel as JSON text. Empty values count as absent. */
 export const listTicketsQuery = type({

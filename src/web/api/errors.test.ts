@@ -21,6 +21,18 @@ describe('shared error handler', () => {
     expect(errorMessage(new ApiError(500, null, ''))).toBe('An error occurred!')
     expect(errorMessage('???')).toBe('An error occurred!')
   })
+
+  test("another user's ticket for the contact (forward, schedules) says who holds it and in which queue", async () => {
+    const held = { userId: 7, user: { id: 7, name: 'Carlos' }, queueId: 3, queue: { id: 3, name: 'Vendas' } }
+    const err = new ApiError(409, JSON.stringify(held), 'There is already an open ticket for this contact')
+    expect(errorMessage(err)).toBe('Este contato já tem um atendimento aberto com Carlos na fila Vendas.')
+    const pending = new ApiError(
+      409,
+      JSON.stringify({ userId: null, user: null, queueId: null, queue: null }),
+      'x',
+    )
+    expect(errorMessage(pending)).toBe('Este contato já tem um atendimento aberto com — na fila Sem fila.')
+  })
 })
 
 describe('fieldMessage', () => {
@@ -40,7 +52,7 @@ describe('fieldMessage', () => {
 describe('ERR_OTHER_OPEN_TICKET', () => {
   afterEach(() => i18n.changeLanguage('pt'))
 
-  test("the spec's answer with the holder's JSON in `error` is still translated through its `code`", async () => {
+  test("the spec's answer with the holder's JSON in `error` is translated, naming the holder and queue", async () => {
     const { api } = await import('./client')
     const { mockFetch } = await import('../test/utils')
     mockFetch({
@@ -54,8 +66,21 @@ describe('ERR_OTHER_OPEN_TICKET', () => {
       }),
     })
     const err = await api.put('/tickets/9', { status: 'open' }).catch((e: unknown) => e)
-    expect(errorMessage(err)).toBe('Já existe um atendimento aberto para este contato.')
+    expect(errorMessage(err)).toBe('Este contato já tem um atendimento aberto com Bia na fila Vendas.')
     await i18n.changeLanguage('es')
-    expect(errorMessage(err)).toBe('Ya existe un ticket abierto para este contacto.')
+    expect(errorMessage(err)).toBe('Este contacto ya tiene una atención abierta con Bia en la cola Vendas.')
+  })
+
+  test('an `error` that is not the JSON of a ticket is translated through its `code`', async () => {
+    const { api } = await import('./client')
+    const { mockFetch } = await import('../test/utils')
+    mockFetch({
+      'PUT /api/tickets/9': () => ({
+        status: 409,
+        body: { error: '{not json', code: 'ERR_OTHER_OPEN_TICKET', message: 'Another user holds it' },
+      }),
+    })
+    const err = await api.put('/tickets/9', { status: 'open' }).catch((e: unknown) => e)
+    expect(errorMessage(err)).toBe('Já existe um atendimento aberto para este contato.')
   })
 })

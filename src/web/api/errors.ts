@@ -8,8 +8,28 @@ import i18n from '../i18n'
 import { toast } from '../state/toast'
 import { ApiError } from './client'
 
+/**
+ * ERR_OTHER_OPEN_TICKET carries, in `error`, the JSON text of the ticket that holds the contact (its holder and
+ * queue at least): forwarding and scheduling get it too, and say who has the conversation.
+ */
+function heldTicketMessage(err: ApiError): string | null {
+  if (err.status !== 409 || !err.code?.startsWith('{')) return null
+  try {
+    const held = JSON.parse(err.code) as { user?: { name?: string } | null; queue?: { name?: string } | null }
+    if (!held || typeof held !== 'object') return null
+    return i18n.t('contacts.otherOpenTicket', {
+      user: held.user?.name || '—',
+      queue: held.queue?.name || i18n.t('contacts.noQueue'),
+    })
+  } catch {
+    return null
+  }
+}
+
 export function errorMessage(err: unknown): string {
   if (err instanceof ApiError) {
+    const held = heldTicketMessage(err)
+    if (held) return held
     for (const code of [err.code, err.textCode]) {
       if (!code) continue
       const key = `errors.${code}`

@@ -20,7 +20,7 @@ import { transact } from '../../context'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { maskNumber, type NumberVisibility, numberVisibility } from '../contacts/mask'
+import { maskName, maskNumber, type NumberVisibility, numberVisibility } from '../contacts/mask'
 import { normalizeNumber, numberKey } from '../contacts/numbers'
 import { sqliteOf } from '../tickets/dto'
 import { validityChecker } from './checker'
@@ -65,7 +65,7 @@ const toListDto = (r: RawList): ContactListDto => ({
 export function toItemDto(r: RawItem, visibility: NumberVisibility = 'enabled'): ContactListItemDto {
   return {
     id: r.id,
-    name: r.name,
+    name: maskName(r.name, r.number, visibility),
     number: maskNumber(r.number, visibility),
     email: r.email,
     isWhatsappValid: r.isWhatsappValid == null ? null : r.isWhatsappValid === 1,

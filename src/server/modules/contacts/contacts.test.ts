@@ -255,6 +255,48 @@ describe('contacts: numbers masked unless isTricked is enabled', () => {
     expect(fieldsOf(bad.body)).toEqual(['number'])
   })
 
+  test('a name that is the number is masked like it: one contact, list, search, export, live', async () => {
+    const h = await createHarness()
+    setTricked(h, h.a.attendantId, 'disabled')
+    // What the send API, a new number or an import without names write; and names that are not the number.
+    const cases = [
+      { name: '5511987654321', number: '5511987654321', shown: '551198765****' },
+      { name: '+55 (11) 98765-1111', number: '5511987651111', shown: '+55 (11) 98765-****' },
+      { name: '11 98765-2222', number: '5511987652222', shown: '11 98765-****' },
+      { name: '551187653333', number: '5511987653333', shown: '55118765****' },
+      { name: 'Ana 5511987654444', number: '5511987654444', shown: 'Ana 5511987654444' },
+      { name: '5521900005555', number: '5511987655555', shown: '5521900005555' },
+    ]
+    const ids = cases.map((c) => makeContact(h, h.a.id, { name: c.name, number: c.number }).id)
+    const agent = await h.as(h.a.attendant)
+    const admin = await h.as(h.a.admin)
+    const names = (list: { id: number; name: string }[]) =>
+      Object.fromEntries(list.map((c) => [c.id, c.name]))
+    const masked = Object.fromEntries(ids.map((id, i) => [id, cases[i]!.shown]))
+    expect(names((await agent.get('/contacts')).body.contacts)).toEqual(masked)
+    expect(names((await agent.get('/contacts/list')).body)).toEqual(masked)
+    const searched = names((await agent.get('/contacts?searchParam=98765')).body.contacts)
+    for (const [id, name] of Object.entries(searched)) expect(name).toBe(masked[id]!)
+    expect(Object.keys(searched)).toHaveLength(6)
+    expect((await agent.get(`/contacts/${ids[0]}`)).body.name).toBe('551198765****')
+    // A reader who sees numbers sees the names as they are.
+    expect((await admin.get(`/contacts/${ids[1]}`)).body.name).toBe('+55 (11) 98765-1111')
+    // The export masks them as the list does.
+    setTricked(h, h.a.adminId, 'disabled')
+    const masker = await h.as(h.a.admin)
+    const csv = String((await masker.get('/contacts/export?format=csv')).body)
+    for (const hidden of ['4321', '1111', '2222', '3333']) expect(csv).not.toContain(hidden)
+    expect(csv).toContain('551198765****')
+    // Live: the masked flavour masks the name too; the #full one keeps it.
+    const events = h.recordEvents()
+    await masker.put(`/contacts/${ids[0]}`, { name: '5511987654321', email: 'novo@x.test' })
+    const [event] = events.filter((e) => e.event === `company-${h.a.id}-contact`)
+    expect(event).toMatchObject({
+      data: { contact: { name: '551198765****', number: '551198765****' } },
+      unmasked: { contact: { name: '5511987654321', number: '5511987654321' } },
+    })
+  })
+
   test('a masked reader cannot find a contact by its hidden digits', async () => {
     const h = await createHarness()
     setTricked(h, h.a.attendantId, 'disabled')

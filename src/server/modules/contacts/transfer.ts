@@ -6,7 +6,7 @@
  */
 import { IMPORT_COLUMNS } from '../../../shared/contact-lists'
 import type { Ctx } from '../../context'
-import { maskNumber, numberVisibility } from './mask'
+import { maskName, maskNumber, numberVisibility } from './mask'
 
 export type ExportFormat = 'csv' | 'xlsx'
 
@@ -24,7 +24,12 @@ export async function exportContacts(ctx: Ctx, format: ExportFormat) {
     )
     .all(ctx.actor.companyId)
   const grid: string[][] = [[...IMPORT_COLUMNS]]
-  for (const r of rows) grid.push([r.name, r.number ? maskNumber(r.number, visibility) : '', r.email])
+  for (const r of rows)
+    grid.push([
+      maskName(r.name, r.number, visibility),
+      r.number ? maskNumber(r.number, visibility) : '',
+      r.email,
+    ])
   const day = new Date(ctx.clock.now()).toISOString().slice(0, 10)
   return {
     bytes: writeSpreadsheet(grid, format),

@@ -2,6 +2,7 @@ import type { MessageAck, MessageDto, MessageReactionDto, QuotedMessageDto } fro
 import { isoTime } from '../../clock'
 import type { Deps } from '../../context'
 import { signedMediaUrl } from '../../media/sign'
+import { maskName } from '../contacts/mask'
 
 /**
  * The columns of a message as its DTO needs them: few and cheap (the booleans packed into `flags`, see
@@ -125,6 +126,7 @@ type QuotedRow = {
   isDeleted: number
   participantName: string | null
   contactName: string | null
+  contactNumber: string | null
 }
 
 /** The messages some messages quote, one query for all of them (only when one of them quotes). */
@@ -139,7 +141,7 @@ export function loadQuoted(
   const rows = deps.sqlite
     .query<QuotedRow, [string, number]>(
       `SELECT q.id, q.body, q.from_me AS fromMe, q.media_type AS mediaType, q.is_deleted AS isDeleted,
-              q.participant_name AS participantName, c.name AS contactName
+              q.participant_name AS participantName, c.name AS contactName, c.number AS contactNumber
          FROM messages q LEFT JOIN contacts c ON c.id = q.contact_id
         WHERE q.id IN (SELECT value FROM json_each(?)) AND q.company_id = ?`,
     )
@@ -152,7 +154,9 @@ export function loadQuoted(
       mediaType: q.mediaType,
       isDeleted: !!q.isDeleted,
       participantName: q.participantName,
-      contactName: q.fromMe ? null : q.contactName,
+      // Messages are the same for every reader: a name that is the number is masked for all (contacts/mask.ts).
+      contactName:
+        q.fromMe || q.contactName == null ? null : maskName(q.contactName, q.contactNumber, 'disabled'),
     })
   return out
 }

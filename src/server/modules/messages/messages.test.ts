@@ -242,6 +242,49 @@ describe('POST /messages/{ticketId}', () => {
     expect(bad.body.fields[0].field).toBe('quotedMsg')
   })
 
+  test("an attendant may not quote another queue's message or note of the same contact: 404, nothing shown", async () => {
+    const h = await createHarness()
+    const mine = h.makeQueue(h.a.id, { name: 'Suporte' })
+    const theirs = h.makeQueue(h.a.id, { name: 'Vendas' })
+    h.addToQueue(h.a.attendantId, mine.id)
+    const seller = h.makeUser(h.a.id, { name: 'Carlos', email: 'carlos@alpha.test' })
+    h.addToQueue(seller.id, theirs.id)
+    const { ticket, contact } = await conversation(h, h.a.id, { queueId: mine.id, userId: h.a.attendantId })
+    const other = makeTicket(h, h.a.id, {
+      contactId: contact.id,
+      status: 'closed',
+      queueId: theirs.id,
+      userId: seller.id,
+    })
+    const secret = addMessage(h, other, { body: 'desconto secreto de Vendas' })
+    const note = addMessage(h, other, { body: 'nota interna de Vendas', fromMe: true, isPrivate: true })
+    const agent = await h.as(h.a.attendant)
+    const count = () => h.deps.sqlite.query('SELECT count(*) AS n FROM messages').get()
+    const before = count()
+    for (const quotedMsg of [secret, note, { id: note, body: 'x' }])
+      for (const isPrivate of [false, true]) {
+        const res = await agent.post(`/messages/${ticket.id}`, { body: 'quote', quotedMsg, isPrivate })
+        expect(res.status).toBe(404)
+        expect(res.body.error).toBe('ERR_NO_MESSAGE_FOUND')
+        expect(JSON.stringify(res.body)).not.toContain('de Vendas')
+      }
+    // A note of another ticket the attendant may open is not quoted elsewhere either.
+    const older = makeTicket(h, h.a.id, { contactId: contact.id, status: 'closed', queueId: mine.id })
+    const olderNote = addMessage(h, older, { body: 'nota antiga', fromMe: true, isPrivate: true })
+    const noted = await agent.post(`/messages/${ticket.id}`, { body: 'quote', quotedMsg: olderNote })
+    expect(noted.status).toBe(404)
+    expect(count()).toEqual({ n: (before as { n: number }).n + 1 })
+    // What the attendant may see is quoted as ever: a message of that ticket, a note of this one.
+    const visible = addMessage(h, older, { body: 'pergunta antiga' })
+    const ok = await agent.post(`/messages/${ticket.id}`, { body: 'resposta', quotedMsg: visible })
+    expect(ok.status).toBe(201)
+    expect(ok.body.message.quotedMsg).toMatchObject({ id: visible, body: 'pergunta antiga' })
+    const here = addMessage(h, ticket, { body: 'nota daqui', fromMe: true, isPrivate: true })
+    expect(
+      (await agent.post(`/messages/${ticket.id}`, { body: 'x', quotedMsg: here, isPrivate: true })).status,
+    ).toBe(201)
+  })
+
   test('a failure is visible with its reason and can be retried; only a failed message retries', async () => {
     const h = await createHarness()
     const { ticket, admin, spy } = await sendSetup(h)
@@ -428,6 +471,56 @@ describe('POST /message/forward', () => {
     expect(spy.calls[0]!.source).toMatchObject({ id: 'RAW1' })
     expect([...spy.calls[0]!.raw!]).toEqual([1, 2, 3])
     expect(spy.calls[1]!.content).toEqual({ kind: 'text', body: 'sem original' })
+  })
+
+  test('not into a ticket the user may not open: 409 naming its holder, nothing written', async () => {
+    const h = await createHarness()
+    const mine = h.makeQueue(h.a.id, { name: 'Suporte' })
+    const theirs = h.makeQueue(h.a.id, { name: 'Vendas' })
+    h.addToQueue(h.a.attendantId, mine.id)
+    const seller = h.makeUser(h.a.id, { name: 'Carlos', email: 'carlos@alpha.test' })
+    h.addToQueue(seller.id, theirs.id)
+    const { ticket, connection, session } = await conversation(h, h.a.id, {
+      queueId: mine.id,
+      userId: h.a.attendantId,
+    })
+    const spy = spyOnSends(h, session)
+    const source = addMessage(h, ticket, { body: 'encaminhe isto' })
+    const target = makeContact(h, h.a.id, { name: 'Bruno' })
+    const held = makeTicket(h, h.a.id, {
+      contactId: target.id,
+      whatsappId: connection.id,
+      status: 'open',
+      queueId: theirs.id,
+      userId: seller.id,
+      lastMessage: 'conversa de Vendas',
+    })
+    const count = () =>
+      h.deps.sqlite
+        .query(
+          'SELECT (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM tickets) AS tickets',
+        )
+        .get()
+    const before = count()
+    const agent = await h.as(h.a.attendant)
+    const res = await agent.post('/message/forward', { messageId: source, contactId: target.id })
+    expect(res.status).toBe(409)
+    expect(res.body.code).toBe('ERR_OTHER_OPEN_TICKET')
+    expect(JSON.parse(res.body.error)).toEqual({
+      userId: seller.id,
+      user: { id: seller.id, name: 'Carlos' },
+      queueId: theirs.id,
+      queue: { id: theirs.id, name: 'Vendas', color: theirs.color },
+    })
+    expect(JSON.stringify(res.body)).not.toContain('conversa de Vendas')
+    expect(count()).toEqual(before)
+    await flushMicrotasks()
+    expect(spy.calls).toHaveLength(0)
+    // The admin may write there: the copy lands in that ticket.
+    const admin = await h.as(h.a.admin)
+    const ok = await admin.post('/message/forward', { messageId: source, contactId: target.id })
+    expect(ok.status).toBe(201)
+    expect(ok.body.message.ticketId).toBe(held.id)
   })
 
   test('at most 4, at least 1, no notes, ids of this company only', async () => {

@@ -9,8 +9,9 @@ import { mediaFilePath, storeMedia } from '../../media/store'
 import { mediaTypeOf } from '../../media/types'
 import type { UploadedMedia } from '../../media/upload'
 import { reindexMessage } from '../search/indexer'
-import { type ActorScope, actorScope, assertCanSeeTicket } from '../tickets/access'
+import { type ActorScope, actorScope, assertCanSeeTicket, canSeeTicket } from '../tickets/access'
 import { loadTicketDto, loadTicketDtos, maskTicket } from '../tickets/dto'
+import { otherOpenTicket } from '../tickets/held'
 import { findOrOpenInboundTicket } from '../tickets/inbound'
 import { publishTicket } from '../tickets/live'
 import { markTicketRead } from '../tickets/read'
@@ -154,6 +155,7 @@ export function sendMessage(ctx: Ctx, ticketId: number, input: SendInput): Messa
   const uploads = input.uploads ?? []
   if (!input.body && !uploads.length)
     throw fieldError('body', 'must not be empty: write a message or attach a file')
+  if (input.quotedMsgId != null) assertMayQuote(ctx, access, ticketId, input.quotedMsgId)
   const media = storeUploads(ctx, uploads)
   try {
     const out: { ticketId: number } & Omit<SendInput, 'uploads'> & { media: StoredMedia[] } = {
@@ -168,6 +170,32 @@ export function sendMessage(ctx: Ctx, ticketId: number, input: SendInput): Messa
     removeStored(ctx, media)
     throw err
   }
+}
+
+type QuotedPlace = {
+  ticketId: number
+  isPrivate: number
+  companyId: number
+  queueId: number | null
+  userId: number | null
+}
+
+/**
+ * A reply may quote only a message the user may see: one of a ticket they may open (access.ts), and a private
+ * note only on its own ticket (quoted elsewhere, it would show to that ticket's readers). Anything else is not
+ * found, so a quote never reveals what it names. (outbound.ts then keeps the quote to the same contact.)
+ */
+function assertMayQuote(ctx: Ctx, access: Access, ticketId: number, quotedMsgId: number) {
+  if (!access.scope) return
+  const quoted = ctx.sqlite
+    .query<QuotedPlace, [number, number]>(
+      `SELECT m.ticket_id AS ticketId, m.is_private AS isPrivate, t.company_id AS companyId,
+              t.queue_id AS queueId, t.user_id AS userId
+         FROM messages m JOIN tickets t ON t.id = m.ticket_id WHERE m.id = ? AND m.company_id = ?`,
+    )
+    .get(quotedMsgId, ctx.actor.companyId)
+  if (!quoted || !canSeeTicket(access.scope, quoted) || (quoted.isPrivate && quoted.ticketId !== ticketId))
+    throw new AppError('ERR_NO_MESSAGE_FOUND', 'Message not found')
 }
 
 type MessageWithTicket = {
@@ -383,7 +411,9 @@ export async function reactToMessage(ctx: Ctx, id: number, emoji: string): Promi
 /**
  * `POST /message/forward`: messages (one per call as the spec's client sends, or up to 4 at once) to a
  * contact, in that contact's ticket on the same connection (found, or opened pending). Each is written first
- * and sent with WhatsApp's forward when the original is known, else as a copy of its content.
+ * and sent with WhatsApp's forward when the original is known, else as a copy of its content. A contact whose
+ * ticket there is one the user may not open answers 409 ERR_OTHER_OPEN_TICKET naming its holder, and nothing
+ * is written.
  */
 export function forwardMessages(
   ctx: Ctx,
@@ -411,7 +441,7 @@ export function forwardMessages(
   if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found')
   const whatsappId = sources[0]!.whatsappId ?? defaultConnection(ctx)
   const created = transact(ctx, (tx, events) => {
-    const { ticket } = findOrOpenInboundTicket(
+    const { ticket, created: opened } = findOrOpenInboundTicket(
       tx,
       {
         companyId: ctx.actor.companyId,
@@ -422,6 +452,9 @@ export function forwardMessages(
       },
       events,
     )
+    // The new-ticket rule (tickets/held.ts): the copy may not land in a ticket the user could not open.
+    if (access.scope && !opened && !canSeeTicket(access.scope, ticket))
+      throw otherOpenTicket(ctx.sqlite, access.scope, ticket.id)
     return sources.flatMap((s) => {
       const media: StoredMedia[] =
         s.mediaPath && s.mediaState === 'stored'

@@ -4,7 +4,7 @@ import { formatInZone, instantOf } from '../../../shared/timezone'
 import { createHarness, type Harness } from '../../test/harness'
 import { outboundSender } from '../messages/outbound'
 import { connected } from '../messages/testing'
-import { makeContact } from '../tickets/testing'
+import { makeContact, makeTicket } from '../tickets/testing'
 import { ScheduleRunner } from './runner'
 
 const MIN = 60_000
@@ -97,6 +97,48 @@ describe('ScheduleRunner', () => {
       .get(rows(h)[0]!.ticketId!)
     expect(ticket?.whatsappId).toBe(other.connection.id)
     expect(ticket?.whatsappId).not.toBe(connection.id)
+    runner.stop()
+  })
+
+  test("the contact's ticket became one its author may not open: ERRO at send time, nothing written", async () => {
+    const { h, session, connection, contact } = await setup()
+    const mine = h.makeQueue(h.a.id, { name: 'Suporte' })
+    const theirs = h.makeQueue(h.a.id, { name: 'Vendas' })
+    h.addToQueue(h.a.attendantId, mine.id)
+    const seller = h.makeUser(h.a.id, { name: 'Carlos', email: 'carlos@alpha.test' })
+    const runner = new ScheduleRunner(h.deps)
+    await runner.start()
+    const agent = await h.as(h.a.attendant)
+    const res = await agent.post('/schedules', {
+      body: 'Bom dia, Maria!',
+      contactId: contact.id,
+      sendAt: new Date(h.clock.now() + 10 * MIN).toISOString(),
+    })
+    expect(res.status).toBe(201)
+    // Meanwhile the customer wrote and another queue's attendant took the conversation.
+    const held = makeTicket(h, h.a.id, {
+      contactId: contact.id,
+      whatsappId: connection.id,
+      status: 'open',
+      queueId: theirs.id,
+      userId: seller.id,
+    })
+    const count = () => h.deps.sqlite.query('SELECT count(*) AS n FROM messages').get()
+    const before = count()
+    runner.wake()
+    await h.clock.tick(10 * MIN)
+    expect(sends(session)).toEqual([])
+    expect(count()).toEqual(before)
+    const [row] = rows(h)
+    expect(row).toMatchObject({ id: res.body.id, status: 'ERRO', messageId: null, ticketId: null })
+    expect(row!.error).toStartWith('ERR_OTHER_OPEN_TICKET')
+    expect(row!.error).not.toContain('Carlos')
+    // Once the ticket is the author's queue's again, a retry sends it there.
+    h.deps.sqlite.query('UPDATE tickets SET queue_id = ? WHERE id = ?').run(mine.id, held.id)
+    expect((await agent.post(`/schedules/${res.body.id}/retry`, {})).status).toBe(200)
+    await h.clock.tick(MIN)
+    expect(sends(session)).toEqual(['Bom dia, Maria!'])
+    expect(rows(h)[0]).toMatchObject({ status: 'ENVIADA', ticketId: held.id })
     runner.stop()
   })
 

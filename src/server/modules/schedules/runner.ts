@@ -18,7 +18,10 @@
  * Tickets: with openTicket enabled the message goes into the contact's open-or-pending ticket on the
  * connection (left as it is), or a new one with the schedule's user, queue and statusTicket (closed: created
  * closed, so it only records the message). With openTicket disabled the message goes into the active ticket if
- * there is one, else a new closed ticket records it.
+ * there is one, else a new closed ticket records it. The active ticket must be one the schedule's author may
+ * open, as when it was saved (the new-ticket rule, tickets/held.ts): one that has become another queue's or
+ * another attendant's since makes the schedule ERRO with ERR_OTHER_OPEN_TICKET and writes nothing (a person may
+ * retry it). A schedule whose author was deleted is sent as before.
  */
 import type { Database } from 'bun:sqlite'
 import { copyFileSync, unlinkSync } from 'node:fs'
@@ -32,7 +35,9 @@ import { formatOfMime, mediaTypeOf } from '../../media/types'
 import type { EventBuffer } from '../../realtime/hub'
 import { assertCompanyOpen } from '../auth/company-access'
 import { outboundSender, type StoredMedia, writeOutboundMessages } from '../messages/outbound'
+import { userScope } from '../tickets/access'
 import { recordTicketEvent } from '../tickets/events'
+import { assertMayWriteToContact } from '../tickets/held'
 import { activeTicketRow, insertTicket } from '../tickets/rows'
 import { nextOccurrenceOf, publishSchedule, SCHEDULE_COLUMNS, type ScheduleRow } from './service'
 
@@ -331,7 +336,12 @@ export class ScheduleRunner {
       throw Object.assign(new Error('the contact no longer exists'), { code: 'ERR_NO_CONTACT_FOUND' })
     const whatsappId = connectionOf(sqlite, row)
     const active = activeTicketRow(sqlite, row.companyId, contact.id, whatsappId)
-    if (active) return active
+    if (active) {
+      // Checked again now: the contact's ticket may have become one its author may not open since it was saved.
+      const author = row.userId == null ? null : userScope(sqlite, row.companyId, row.userId)
+      if (author) assertMayWriteToContact(sqlite, author, contact.id, whatsappId)
+      return active
+    }
     const enabled = row.openTicket === 'enabled'
     const status = enabled && row.statusTicket === 'open' ? 'open' : 'closed'
     const userId = enabled ? row.ticketUserId : null
@@ -394,8 +404,11 @@ export class ScheduleRunner {
 
 class Lost extends Error {}
 
-/** The schedule's connection, else the company's default (then its first). */
-function connectionOf(sqlite: Database, row: ScheduleRow): number {
+/** The connection a schedule sends from: its own, else the company's default (then its first); null if none. */
+export function scheduleConnection(
+  sqlite: Database,
+  row: Pick<ScheduleRow, 'companyId' | 'whatsappId'>,
+): number | null {
   if (row.whatsappId != null) {
     const own = stmt<{ id: number }, [number, number]>(
       sqlite,
@@ -407,11 +420,16 @@ function connectionOf(sqlite: Database, row: ScheduleRow): number {
     sqlite,
     'SELECT id FROM whatsapps WHERE company_id = ? ORDER BY is_default DESC, id LIMIT 1',
   ).get(row.companyId)
-  if (!fallback)
+  return fallback?.id ?? null
+}
+
+function connectionOf(sqlite: Database, row: ScheduleRow): number {
+  const id = scheduleConnection(sqlite, row)
+  if (id == null)
     throw Object.assign(new Error('the company has no connection to send from'), {
       code: 'ERR_NO_DEF_WAPP_FOUND',
     })
-  return fallback.id
+  return id
 }
 
 const runners = new WeakMap<object, ScheduleRunner>()

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { plans } from '../../db/schema'
 import { createHarness, type Harness } from '../../test/harness'
 import { connected } from '../messages/testing'
-import { makeContact } from '../tickets/testing'
+import { makeContact, makeTicket } from '../tickets/testing'
 
 const PNG = new Uint8Array([
   0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1,
@@ -57,6 +57,68 @@ describe('schedules API', () => {
     expect(put.body.sendAt).toBe('2026-11-22T12:30:00.000Z')
     expect((await admin.del(`/schedules/${id}`)).status).toBe(200)
     expect((await admin.get(`/schedules/${id}`)).status).toBe(404)
+  })
+
+  test('not for a contact whose active ticket the user may not open: 409 naming its holder, nothing saved', async () => {
+    const { h, admin, contact } = await setup()
+    const mine = h.makeQueue(h.a.id, { name: 'Suporte' })
+    const theirs = h.makeQueue(h.a.id, { name: 'Vendas' })
+    h.addToQueue(h.a.attendantId, mine.id)
+    const seller = h.makeUser(h.a.id, { name: 'Carlos', email: 'carlos@alpha.test' })
+    const { connection } = await connected(h, h.a.id)
+    makeTicket(h, h.a.id, {
+      contactId: contact.id,
+      whatsappId: connection.id,
+      status: 'open',
+      queueId: theirs.id,
+      userId: seller.id,
+      lastMessage: 'conversa de Vendas',
+    })
+    const agent = await h.as(h.a.attendant)
+    const count = () => h.deps.sqlite.query('SELECT count(*) AS n FROM schedules').get()
+    const input = { body: 'Lembrete da consulta', contactId: contact.id, sendAt: iso(h, 3_600_000) }
+    const res = await agent.post('/schedules', input)
+    expect(res.status).toBe(409)
+    expect(res.body.code).toBe('ERR_OTHER_OPEN_TICKET')
+    expect(JSON.parse(res.body.error)).toEqual({
+      userId: seller.id,
+      user: { id: seller.id, name: 'Carlos' },
+      queueId: theirs.id,
+      queue: { id: theirs.id, name: 'Vendas', color: theirs.color },
+    })
+    expect(JSON.stringify(res.body)).not.toContain('conversa de Vendas')
+    // Naming the connection explicitly changes nothing.
+    expect((await agent.post('/schedules', { ...input, whatsappId: connection.id })).status).toBe(409)
+    expect(count()).toEqual({ n: 0 })
+    // The admin may; an attendant's edit of that schedule is refused and changes nothing.
+    const ok = await admin.post('/schedules', input)
+    expect(ok.status).toBe(201)
+    const edit = await agent.put(`/schedules/${ok.body.id}`, { ...input, body: 'Texto trocado' })
+    expect(edit.status).toBe(409)
+    expect(edit.body.code).toBe('ERR_OTHER_OPEN_TICKET')
+    expect((await admin.get(`/schedules/${ok.body.id}`)).body.body).toBe('Lembrete da consulta')
+    // Another contact, without an active ticket, is scheduled as ever.
+    const other = makeContact(h, h.a.id, { name: 'Bruno' })
+    expect((await agent.post('/schedules', { ...input, contactId: other.id })).status).toBe(201)
+  })
+
+  test('a contact name that is the number is masked for readers who may not see numbers', async () => {
+    const { h, admin } = await setup()
+    h.deps.sqlite.query("UPDATE users SET is_tricked = 'disabled' WHERE id = ?").run(h.a.attendantId)
+    h.deps.sqlite.query("UPDATE users SET is_tricked = 'enabled' WHERE id = ?").run(h.a.adminId)
+    const contact = makeContact(h, h.a.id, { name: '5511987654321', number: '5511987654321' })
+    const res = await admin.post('/schedules', {
+      body: 'Lembrete',
+      contactId: contact.id,
+      sendAt: iso(h, 60_000),
+    })
+    expect(res.body.contact.name).toBe('5511987654321')
+    const agent = await h.as(h.a.attendant)
+    expect((await agent.get(`/schedules/${res.body.id}`)).body.contact.name).toBe('551198765****')
+    expect((await agent.get('/schedules')).body.schedules[0].contact.name).toBe('551198765****')
+    // Nor is it found by its hidden digits.
+    expect((await agent.get('/schedules?searchParam=4321')).body.count).toBe(0)
+    expect((await admin.get('/schedules?searchParam=4321')).body.count).toBe(1)
   })
 
   test('the company time zone setting: validated against Intl, and wall times are read in it', async () => {

@@ -31,8 +31,11 @@ import { cleanFileName, mediaFilePath, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
+import { maskName, type NumberVisibility, numberVisibility } from '../contacts/mask'
 import { companyTimeZone } from '../settings/service'
-import { scheduleRunner } from './runner'
+import { actorScope } from '../tickets/access'
+import { assertMayWriteToContact } from '../tickets/held'
+import { scheduleConnection, scheduleRunner } from './runner'
 
 /** A schedule row as the service reads it. */
 export type ScheduleRow = {
@@ -70,7 +73,7 @@ export const SCHEDULE_COLUMNS = `s.id, s.company_id AS companyId, s.body, s.cont
   s.claimed_at AS claimedAt, s.message_id AS messageId, s.ticket_id AS ticketId, s.repeat,
   s.series_id AS seriesId, s.created_at AS createdAt, s.updated_at AS updatedAt`
 
-type ListRow = ScheduleRow & { contactName: string | null }
+type ListRow = ScheduleRow & { contactName: string | null; contactNumber: string | null }
 
 export function parseRepeat(text: string | null): RepeatRule | null {
   if (!text) return null
@@ -82,13 +85,18 @@ export function parseRepeat(text: string | null): RepeatRule | null {
   }
 }
 
-export function toScheduleDto(deps: Pick<Deps, 'secrets' | 'clock'>, row: ListRow): ScheduleDto {
+/** A schedule as a reader gets it: a contact name that is the number is masked unless they see numbers. */
+export function toScheduleDto(
+  deps: Pick<Deps, 'secrets' | 'clock'>,
+  row: ListRow,
+  visibility: NumberVisibility = 'disabled',
+): ScheduleDto {
   return {
     id: row.id,
     companyId: row.companyId,
     body: row.body,
     contactId: row.contactId,
-    contact: { id: row.contactId, name: row.contactName ?? '' },
+    contact: { id: row.contactId, name: maskName(row.contactName ?? '', row.contactNumber, visibility) },
     sendAt: isoString(row.sendAt),
     sentAt: row.sentAt == null ? null : isoString(row.sentAt),
     status: row.status,
@@ -111,7 +119,7 @@ export function toScheduleDto(deps: Pick<Deps, 'secrets' | 'clock'>, row: ListRo
   }
 }
 
-const ONE_SQL = `SELECT ${SCHEDULE_COLUMNS}, c.name AS contactName FROM schedules s
+const ONE_SQL = `SELECT ${SCHEDULE_COLUMNS}, c.name AS contactName, c.number AS contactNumber FROM schedules s
   LEFT JOIN contacts c ON c.id = s.contact_id WHERE s.id = ? AND s.company_id = ?`
 
 /** The one way to load a schedule: another company's id is simply not found. */
@@ -137,27 +145,31 @@ export function publishSchedule(
   })
 }
 
-type ListParams = { companyId: number; term: string | null; contactId: number | null }
+type ListParams = { companyId: number; term: string | null; contactId: number | null; full: number }
 
+// A reader who may not see numbers does not search names made of digits alone: such a name may be the number.
 const LIST_WHERE = `s.company_id = $companyId AND ($contactId IS NULL OR s.contact_id = $contactId)
-  AND ($term IS NULL OR instr(lower(s.body), lower($term)) > 0 OR instr(lower(c.name), lower($term)) > 0)`
+  AND ($term IS NULL OR instr(lower(s.body), lower($term)) > 0
+       OR (instr(lower(c.name), lower($term)) > 0 AND ($full = 1 OR c.name GLOB '*[^0-9 ()+.-]*')))`
 
 /** `GET /schedules/`: 20 a page, the next to go first (by send time), searched by body or contact name. */
 export function listSchedules(ctx: Ctx, query: ListSchedulesQuery): SchedulesPage {
+  const visibility = numberVisibility(ctx)
   const at = pageWindow(query.pageNumber, SCHEDULES_PAGE_SIZE)
   const params: ListParams = {
     companyId: ctx.actor.companyId,
     term: query.searchParam?.trim() || null,
     contactId: query.contactId ?? null,
+    full: visibility === 'enabled' ? 1 : 0,
   }
   const rows = stmt<ListRow, [ListParams & { limit: number; offset: number }]>(
     ctx.sqlite,
-    `SELECT ${SCHEDULE_COLUMNS}, c.name AS contactName FROM schedules s LEFT JOIN contacts c ON c.id = s.contact_id
+    `SELECT ${SCHEDULE_COLUMNS}, c.name AS contactName, c.number AS contactNumber FROM schedules s LEFT JOIN contacts c ON c.id = s.contact_id
       WHERE ${LIST_WHERE} ORDER BY s.send_at DESC, s.id DESC LIMIT $limit OFFSET $offset`,
   ).all({ ...params, limit: at.limit, offset: at.offset })
   const page = pageOf(rows, at)
   return {
-    schedules: page.rows.map((r) => toScheduleDto(ctx, r)),
+    schedules: page.rows.map((r) => toScheduleDto(ctx, r, visibility)),
     count: pageCount(
       page,
       () =>
@@ -171,7 +183,7 @@ export function listSchedules(ctx: Ctx, query: ListSchedulesQuery): SchedulesPag
 }
 
 export function getSchedule(ctx: Ctx, id: number): ScheduleDto {
-  return toScheduleDto(ctx, scheduleInCompany(ctx.sqlite, ctx.actor.companyId, id))
+  return toScheduleDto(ctx, scheduleInCompany(ctx.sqlite, ctx.actor.companyId, id), numberVisibility(ctx))
 }
 
 const OFFSET_OR_Z = /(?:Z|[+-]\d{2}:?\d{2})$/i
@@ -259,9 +271,23 @@ function resolveInput(ctx: Ctx, input: ScheduleInput): Resolved {
   }
 }
 
+/**
+ * The new-ticket rule (tickets/held.ts): a schedule may not write into the contact's active ticket on its
+ * connection when that ticket is not the user's to write in: 409 ERR_OTHER_OPEN_TICKET naming its holder. The
+ * runner checks again at send time.
+ */
+function assertMayScheduleFor(ctx: Ctx, r: Resolved) {
+  const whatsappId = scheduleConnection(ctx.sqlite, {
+    companyId: ctx.actor.companyId,
+    whatsappId: r.whatsappId,
+  })
+  if (whatsappId != null) assertMayWriteToContact(ctx.sqlite, actorScope(ctx), r.contactId, whatsappId)
+}
+
 export function createSchedule(ctx: Ctx, input: ScheduleInput): ScheduleDto {
   const actor = userActor(ctx)
   const r = resolveInput(ctx, input)
+  assertMayScheduleFor(ctx, r)
   const id = transact(ctx, (_tx, events) => {
     const now = ctx.clock.now()
     const { id } = stmt<{ id: number }, (string | number | null)[]>(
@@ -309,6 +335,7 @@ export function updateSchedule(ctx: Ctx, id: number, input: ScheduleInput): Sche
   userActor(ctx)
   assertEditable(scheduleInCompany(ctx.sqlite, companyId, id))
   const r = resolveInput(ctx, input)
+  assertMayScheduleFor(ctx, r)
   transact(ctx, (_tx, events) => {
     const current = scheduleInCompany(ctx.sqlite, companyId, id)
     assertEditable(current)

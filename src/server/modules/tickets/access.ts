@@ -61,6 +61,7 @@ export function loadActorScope(sqlite: Database, actor: UserActor): ActorScope {
   return {
     ...actor,
     profile: row.profile,
+    super: !!row.super,
     admin,
     queueIds: new Set(row.queues ? row.queues.split(',').map(Number) : []),
     allTicket: row.allTicket === 'enable',
@@ -70,6 +71,19 @@ export function loadActorScope(sqlite: Database, actor: UserActor): ActorScope {
     isTricked: row.isTricked,
     name: row.name,
     farewellMessage: row.farewellMessage,
+  }
+}
+
+/**
+ * The scope of a user on whose behalf a job acts (a scheduled message's author), or null when that user no
+ * longer exists in the company.
+ */
+export function userScope(sqlite: Database, companyId: number, userId: number): ActorScope | null {
+  const actor: UserActor = { kind: 'user', userId, companyId, profile: 'user', super: false, sessionId: '' }
+  try {
+    return loadActorScope(sqlite, actor)
+  } catch {
+    return null
   }
 }
 

@@ -2,7 +2,8 @@
  * TicketDto from raw rows: the lists, the live events and every ticket answer build it here, from one SELECT
  * with the contact joined, the company's directory (db/directory.ts: the names of its users, queues and
  * connections, kept in memory) and, for the tickets that have tags, one batched query for them. Timestamps stay
- * numbers until the DTO; numbers are unmasked here and masked per reader by `maskTicket`.
+ * numbers until the DTO; numbers (and names that are numbers) are unmasked here and masked per reader by
+ * `maskTicket`.
  */
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { TagRef, TicketDto, TicketStatusName } from '../../../shared/api'
@@ -10,7 +11,7 @@ import { isoString } from '../../clock'
 import type { DB } from '../../db/client'
 import { companyDirectory, type Directory } from '../../db/directory'
 import { stmt } from '../../db/statements'
-import { maskNumber, type NumberVisibility } from '../contacts/mask'
+import { maskContact, maskName, maskNumber, type NumberVisibility } from '../contacts/mask'
 import { inIds } from './sql'
 
 /** The columns of a ticket row with its contact; `t` tickets, `c` contacts. */
@@ -77,7 +78,7 @@ export function toTicketDto(
     contactId: r.contactId,
     contact: {
       id: r.contactId,
-      name: r.cName ?? '',
+      name: isTricked === 'enabled' ? (r.cName ?? '') : maskName(r.cName ?? '', number, isTricked),
       number: isTricked === 'enabled' ? number : maskNumber(number, isTricked),
       profilePicUrl: r.cPic ?? '',
       email: r.cEmail ?? '',
@@ -176,7 +177,7 @@ export function loadTicketDtos(db: DB | Database, ids: number[]): TicketDto[] {
 /** The ticket as a reader who may not see numbers in full gets it. */
 export function maskTicket(ticket: TicketDto, isTricked: NumberVisibility): TicketDto {
   if (isTricked === 'enabled' || !ticket.contact.number) return ticket
-  return { ...ticket, contact: { ...ticket.contact, number: maskNumber(ticket.contact.number, isTricked) } }
+  return { ...ticket, contact: maskContact(ticket.contact, isTricked) }
 }
 
 type SingleTicketRow = Omit<TicketJoinRow, 'cName' | 'cNumber' | 'cPic' | 'cEmail' | 'cGroup'>

@@ -258,6 +258,112 @@ describe('GET /tickets: filters', () => {
     expect(res.body.fields.map((f: { field: string }) => f.field.split('.')[0])).toContain(field)
   })
 
+  test("tags=[] and users=[] (what the spec's client always sends) are no filter; queueIds=[] is no queue chosen", async () => {
+    const { h, q1, q2, tickets: t } = await world()
+    const admin = await h.as(h.a.admin)
+    const agent = await h.as(h.a.attendant)
+    const q = (list: unknown[]) => encodeURIComponent(JSON.stringify(list))
+    for (const who of [admin, agent])
+      for (const base of [
+        'status=pending',
+        'status=open&showAll=true',
+        'status=closed',
+        'searchParam=Cliente',
+      ]) {
+        const plain = await who.get(`/tickets?${base}`)
+        const empty = await who.get(`/tickets?${base}&tags=${q([])}&users=${q([])}&pageNumber=1`)
+        expect(empty.status).toBe(200)
+        expect(ids(empty.body)).toEqual(ids(plain.body))
+        expect(empty.body.count).toBe(plain.body.count)
+        expect(ids(plain.body).length).toBeGreaterThan(0)
+      }
+    // queueIds=[]: none of the queues chosen leaves the tickets waiting without a queue (spec: "only when its
+    // queue is among the selected queues"), as the web's live rule does.
+    expect(ids((await admin.get(`/tickets?status=pending&queueIds=${q([])}`)).body)).toEqual([
+      t.pendingNoQueue.id,
+    ])
+    expect(
+      ids((await admin.get(`/tickets?status=pending&queueIds=${q([q1.id, q2.id])}&tags=${q([])}`)).body),
+    ).toEqual(byNewest(t.pendingQ1, t.pendingQ2, t.pendingNoQueue, t.groupPendingQ1))
+  })
+
+  test("date and updatedAt: the company's day, as YYYY-MM-DD or as an ISO instant of that day", async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    // 02:30 UTC on the 20th is 23:30 on the 19th in São Paulo (UTC-3), the company's zone by default.
+    const at = Date.parse('2026-11-20T02:30:00Z')
+    const late = makeTicket(h, h.a.id, { status: 'closed', createdAt: at, updatedAt: at })
+    const next = makeTicket(h, h.a.id, {
+      status: 'closed',
+      createdAt: at + 60 * MIN,
+      updatedAt: at + 60 * MIN,
+    })
+    const list = async (query: string) => {
+      const res = await admin.get(`/tickets?${query}`)
+      expect(res.status).toBe(200)
+      return ids(res.body)
+    }
+    for (const field of ['date', 'updatedAt']) {
+      expect(await list(`${field}=2026-11-19`)).toEqual([late.id])
+      expect(await list(`${field}=2026-11-20`)).toEqual([next.id])
+      // What a date picker sends: local midnight as an instant, or any instant of the day.
+      expect(await list(`${field}=2026-11-19T03:00:00.000Z`)).toEqual([late.id])
+      expect(await list(`${field}=${encodeURIComponent('2026-11-19T21:15:00-03:00')}`)).toEqual([late.id])
+      expect(await list(`${field}=2026-11-20T03:00:00.000Z`)).toEqual([next.id])
+      expect(await list(`${field}=2026-11-20T02:59:59Z`)).toEqual([late.id])
+    }
+    // In another zone the same instants fall on other days.
+    expect((await admin.put('/settings/timezone', { value: 'UTC' })).status).toBe(200)
+    expect(await list('date=2026-11-20')).toEqual(byNewest(late, next))
+    expect(await list('date=2026-11-19T03:00:00.000Z')).toEqual([])
+    for (const bad of ['2026-11-99T00:00:00Z', '2026-11-19T03:00', '2026-11-19T03:00:00.000Zx', 'amanhã']) {
+      const res = await admin.get(`/tickets?date=${encodeURIComponent(bad)}`)
+      expect(res.status).toBe(400)
+      expect(res.body.fields[0].field).toBe('date')
+    }
+  })
+
+  test('a contact whose name is its number: masked in the list, the ticket and live; never found by hidden digits', async () => {
+    const h = await createHarness()
+    const q = h.makeQueue(h.a.id)
+    h.addToQueue(h.a.attendantId, q.id)
+    h.deps.sqlite.query("UPDATE users SET is_tricked = 'disabled' WHERE id = ?").run(h.a.attendantId)
+    h.deps.sqlite.query("UPDATE users SET is_tricked = 'enabled' WHERE id = ?").run(h.a.adminId)
+    const contact = makeContact(h, h.a.id, { name: '5511987654321', number: '5511987654321' })
+    const ticket = makeTicket(h, h.a.id, { status: 'pending', queueId: q.id, contactId: contact.id })
+    const named = makeTicket(h, h.a.id, {
+      status: 'pending',
+      queueId: q.id,
+      contactId: makeContact(h, h.a.id, { name: 'Loja 4321', number: '5521900001111' }).id,
+    })
+    const agent = await h.as(h.a.attendant)
+    const admin = await h.as(h.a.admin)
+    const listed = (await agent.get('/tickets?status=pending')).body.tickets.find(
+      (t: TicketDto) => t.id === ticket.id,
+    )
+    expect(listed.contact).toMatchObject({ name: '551198765****', number: '551198765****' })
+    expect((await agent.get(`/tickets/${ticket.id}`)).body.contact.name).toBe('551198765****')
+    expect((await agent.get(`/messages/${ticket.id}`)).body.ticket.contact.name).toBe('551198765****')
+    expect((await admin.get(`/tickets/${ticket.id}`)).body.contact.name).toBe('5511987654321')
+    // Search: the hidden digits find nothing through the number or the name; what the reader sees still does.
+    const found = async (who: typeof agent, term: string) =>
+      ids((await who.get(`/tickets?searchParam=${encodeURIComponent(term)}`)).body)
+    for (const term of ['5511987654321', '4321', '54321', '21', '+55 (11) 98765-4321'])
+      expect(await found(agent, term)).toEqual(term === '4321' || term === '21' ? [named.id] : [])
+    expect(await found(agent, '98765')).toEqual([ticket.id])
+    expect(await found(agent, 'Loja')).toEqual([named.id])
+    expect(await found(admin, '4321')).toEqual(byNewest(ticket, named))
+    expect(await found(admin, '5511987654321')).toEqual([ticket.id])
+    // Live: the masked flavour of a ticket event masks the name too.
+    const events = h.recordEvents()
+    await agent.put(`/tickets/${ticket.id}`, { status: 'open' })
+    const event = events.find((e) => e.event === `company-${h.a.id}-ticket`)
+    expect(event).toMatchObject({
+      data: { ticket: { contact: { name: '551198765****' } } },
+      unmasked: { ticket: { contact: { name: '5511987654321' } } },
+    })
+  })
+
   test('empty values count as absent', async () => {
     const { h } = await world()
     const admin = await h.as(h.a.admin)

@@ -13,9 +13,12 @@
  * - `status=closed` and the search tab (no status) ignore show-all ("always show all tickets"); an attendant
  *   whose allHistoric is not 'enabled' sees only the closed tickets assigned to them there;
  * - `queueIds=[...]` keeps tickets of those queues and tickets without a queue (which the user may see): a
- *   ticket waiting for its queue must not vanish from everyone's list;
- * - `users`, `tags` (tickets with any of them), `date` (created that day), `updatedAt` (updated that day; days
- *   are the server's local days: set TZ), `withUnreadMessages=true`, and our `isGroup` (groups tab) narrow it;
+ *   ticket waiting for its queue must not vanish from everyone's list; `queueIds=[]` (no queue chosen) keeps
+ *   only those without a queue, as the spec's list rule ("only when its queue is among the selected queues");
+ * - `users`, `tags` (tickets with any of them; an empty list is no filter, as the spec's client sends it),
+ *   `date` (created that day), `updatedAt` (updated that day; days are the company's, in its timezone setting,
+ *   given as `YYYY-MM-DD` or as an ISO instant standing for the day it falls in), `withUnreadMessages=true`,
+ *   and our `isGroup` (groups tab) narrow it;
  * - `searchParam` matches the contact's name or number (any part: trigram index; one or two characters scan the
  *   company's contacts) or the text of any of the ticket's messages (words, the last one as a prefix).
  *
@@ -27,9 +30,12 @@
 import type { Database } from 'bun:sqlite'
 import type { TicketCountsDto, TicketsPage } from '../../../shared/api'
 import type { ListTicketsQuery, TicketCountsQuery } from '../../../shared/schemas/tickets'
+import { addDays, instantOf, wallTimeOf } from '../../../shared/timezone'
 import type { Ctx } from '../../context'
 import { type PageWindow, pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
+import type { NumberVisibility } from '../contacts/mask'
+import { companyTimeZone } from '../settings/service'
 import { type ActorScope, actorScope } from './access'
 import {
   BY_IDS_SQL,
@@ -136,10 +142,19 @@ export function scopeFilter(scope: ActorScope, f: ScopeFilter, col: Columns, out
   }
 }
 
-/** A day `YYYY-MM-DD` as [start, end) in epoch ms, in the server's local time. */
-export function dayRange(day: string): [number, number] {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number]
-  return [new Date(y, m - 1, d).getTime(), new Date(y, m - 1, d + 1).getTime()]
+/**
+ * A day of the company as [start, end) in epoch ms: `YYYY-MM-DD`, or the day an ISO instant falls in, both in
+ * the company's time zone (as the dashboard's days).
+ */
+export function dayRange(day: string, timeZone: string): [number, number] {
+  let date: { year: number; month: number; day: number }
+  if (day.length === 10) {
+    const [year, month, d] = day.split('-').map(Number) as [number, number, number]
+    date = { year, month, day: d }
+  } else date = wallTimeOf(Date.parse(day), timeZone)
+  const midnight = (d: { year: number; month: number; day: number }) =>
+    instantOf({ year: d.year, month: d.month, day: d.day, hour: 0, minute: 0, second: 0 }, timeZone)
+  return [midnight(date), midnight(addDays(date, 1))]
 }
 
 /** FTS5 phrase text: the user's words in double quotes, quotes doubled, so nothing is read as query syntax. */
@@ -149,11 +164,32 @@ function phrase(term: string) {
 
 const PHONE_LIKE = /^[\d\s()+\-.]+$/
 
+/**
+ * For a reader who may not see numbers, a number typed in the search: it matches only the part of a number they
+ * see (all but its last four digits, as on the contacts page, contacts/search.ts) and the names that are not
+ * made of digits alone (such a name may be the number: contacts/mask.ts), so no search tells a hidden digit.
+ */
+function maskedNumberSearch(companyId: number, term: string, digits: string, out: Filter): string {
+  const named = `t.contact_id IN (SELECT id FROM contacts WHERE id IN
+      (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?) AND name GLOB '*[^0-9 ()+.-]*')`
+  if (digits.length >= 3) {
+    out.params.push(`shown : ${phrase(digits)}`, companyId, companyId, `name : ${phrase(term)}`)
+    return `(t.contact_id IN (SELECT rowid & 4294967295 FROM contacts_search WHERE contacts_search MATCH ?
+      AND rowid BETWEEN (? << 32) AND ((? << 32) | 4294967295)) OR ${named})`
+  }
+  out.params.push(companyId, `%${digits}%`, `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`)
+  return `t.contact_id IN (SELECT id FROM contacts WHERE company_id = ?
+    AND (substr(coalesce(number, ''), 1, max(length(coalesce(number, '')) - 4, 0)) LIKE ?
+      OR (name LIKE ? ESCAPE '\\' AND name GLOB '*[^0-9 ()+.-]*')))`
+}
+
 /** The search's conditions: contact name or number (trigram, or a scan under 3 characters), or message text. */
-function searchFilter(companyId: number, term: string, out: Filter) {
+function searchFilter(companyId: number, term: string, isTricked: NumberVisibility, out: Filter) {
   const digits = PHONE_LIKE.test(term) ? term.replace(/\D/g, '') : ''
   let contacts: string
-  if ([...term].length >= 3) {
+  if (digits && isTricked !== 'enabled') {
+    contacts = maskedNumberSearch(companyId, term, digits, out)
+  } else if ([...term].length >= 3) {
     contacts = 't.contact_id IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?)'
     out.params.push(
       digits.length >= 3 && digits !== term ? `${phrase(term)} OR number : ${phrase(digits)}` : phrase(term),
@@ -171,24 +207,32 @@ function searchFilter(companyId: number, term: string, out: Filter) {
 }
 
 /** The filters only the tickets table can answer (so the count must be counted, not summed). */
-function ticketOnlyFilters(q: ListTicketsQuery, companyId: number, term: string, out: Filter): boolean {
+function ticketOnlyFilters(
+  sqlite: Database,
+  q: ListTicketsQuery,
+  scope: ActorScope,
+  term: string,
+  out: Filter,
+): boolean {
+  const { companyId, isTricked } = scope
   const before = out.where.length
   if (q.withUnreadMessages) out.where.push('t.unread_messages > 0')
-  if (q.tags) {
+  if (q.tags?.length) {
     out.where.push(
       't.id IN (SELECT ticket_id FROM ticket_tags WHERE tag_id IN (SELECT value FROM json_each(?)))',
     )
     out.params.push(JSON.stringify(q.tags))
   }
+  const timeZone = q.date || q.updatedAt ? companyTimeZone(sqlite, companyId) : ''
   if (q.date) {
     out.where.push('t.created_at >= ? AND t.created_at < ?')
-    out.params.push(...dayRange(q.date))
+    out.params.push(...dayRange(q.date, timeZone))
   }
   if (q.updatedAt) {
     out.where.push('t.updated_at >= ? AND t.updated_at < ?')
-    out.params.push(...dayRange(q.updatedAt))
+    out.params.push(...dayRange(q.updatedAt, timeZone))
   }
-  if (term) searchFilter(companyId, term, out)
+  if (term) searchFilter(companyId, term, isTricked, out)
   return out.where.length > before
 }
 
@@ -197,7 +241,9 @@ function scopeOf(q: ListTicketsQuery): ScopeFilter {
     status: q.status || undefined,
     showAll: q.showAll,
     queueIds: q.queueIds,
-    users: q.users,
+    // `users=[]` and `tags=[]` are what the spec's client sends when none is chosen: no filter. (`queueIds=[]`
+    // means something: no queue chosen, so only the tickets waiting without one; see the top.)
+    users: q.users?.length ? q.users : undefined,
     isGroup: q.isGroup,
   }
 }
@@ -218,7 +264,7 @@ export function listTickets(ctx: Ctx, q: ListTicketsQuery): TicketsPage {
   const f = scopeOf(q)
   const filter: Filter = { where: [], params: [] }
   scopeFilter(scope, f, TICKETS, filter)
-  const counted = ticketOnlyFilters(q, scope.companyId, term, filter)
+  const counted = ticketOnlyFilters(sqlite, q, scope, term, filter)
   const where = filter.where.join(' AND ')
   if (counted) return countedList(sqlite, scope, where, filter.params, at)
   // Page 1 reads its rows in the index scan itself; later pages skip through the covering index by id first,

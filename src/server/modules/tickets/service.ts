@@ -13,6 +13,7 @@ import { companyTimeZone, settingValue } from '../settings/service'
 import { type ActorScope, actorScope, assertCanSeeTicket } from './access'
 import { loadTicketDtos, maskTicket } from './dto'
 import { recordTicketEvent, type TicketState } from './events'
+import { otherOpenTicket } from './held'
 import { publishTicket, publishTicketDeleted, type TicketPlace } from './live'
 import { acceptGreeting, fillTemplate, transferNotice } from './notices'
 import { activeTicketRow, insertTicket, ticketRowByUuid, ticketRowInCompany } from './rows'
@@ -83,21 +84,6 @@ function assertWhatsappInCompany(ctx: Ctx, whatsappId: number) {
   if (!row) throw fieldError('whatsappId', 'Unknown connection', 'ERR_NO_WAPP_FOUND')
 }
 
-/**
- * 409 ERR_OTHER_OPEN_TICKET whose `error` is the JSON text of the contact's active ticket (the spec's shape: the
- * client reads `userId`, `user.name` and `queue.name` from it); `code` keeps the code and `details.ticket` the
- * same ticket as an object.
- */
-function otherOpenTicket(ticket: TicketDto): AppError {
-  return new AppError(
-    'ERR_OTHER_OPEN_TICKET',
-    'There is already an open ticket for this contact',
-    { ticket },
-    undefined,
-    { errorText: JSON.stringify(ticket) },
-  )
-}
-
 function assertNoOtherActive(
   ctx: Ctx,
   scope: ActorScope,
@@ -106,7 +92,7 @@ function assertNoOtherActive(
   exceptId = 0,
 ) {
   const other = activeTicketRow(ctx.sqlite, ctx.actor.companyId, contactId, whatsappId)
-  if (other && other.id !== exceptId) throw otherOpenTicket(ticketDtoFor(ctx, scope, other.id))
+  if (other && other.id !== exceptId) throw otherOpenTicket(ctx.sqlite, scope, other.id)
 }
 
 /* ---------- PUT /tickets/{id}: the transition table ---------- */
@@ -362,7 +348,7 @@ function connectionForNewTicket(ctx: Ctx, scope: ActorScope, asked: number | nul
  * A new open ticket for a contact, assigned to the actor (an admin may name another user). A queue is required
  * unless the actor is an admin ('Selecione uma fila'). When the contact already has an active ticket on that
  * connection: the actor's own open ticket is simply answered (`created: false`); any other answers 409
- * ERR_OTHER_OPEN_TICKET with that ticket's JSON text in `error`.
+ * ERR_OTHER_OPEN_TICKET naming its holder (held.ts: the whole ticket only to a user who may see it).
  */
 export function createTicket(ctx: Ctx, input: CreateTicketInput): { ticket: TicketDto; created: boolean } {
   const scope = actorScope(ctx)
@@ -386,7 +372,7 @@ export function createTicket(ctx: Ctx, input: CreateTicketInput): { ticket: Tick
   if (existing) {
     if (existing.status === 'open' && existing.userId === scope.userId)
       return { ticket: ticketDtoFor(ctx, scope, existing.id), created: false }
-    throw otherOpenTicket(ticketDtoFor(ctx, scope, existing.id))
+    throw otherOpenTicket(ctx.sqlite, scope, existing.id)
   }
   const dto = transact(ctx, (tx, events) => {
     const now = ctx.clock.now()

@@ -259,6 +259,46 @@ describe('POST /tickets', () => {
     expect(h.deps.sqlite.query('SELECT count(*) AS n FROM tickets').get()).toEqual({ n: 1 })
   })
 
+  test('to a user who may not see the held ticket, the 409 names only its holder and queue', async () => {
+    const h = await createHarness()
+    const mine = h.makeQueue(h.a.id, { name: 'Suporte' })
+    const theirs = h.makeQueue(h.a.id, { name: 'Vendas' })
+    h.addToQueue(h.a.attendantId, mine.id)
+    const seller = h.makeUser(h.a.id, { name: 'Carlos', email: 'carlos@alpha.test' })
+    h.addToQueue(seller.id, theirs.id)
+    const w = h.makeConnection(h.a.id, { isDefault: true })
+    const contact = makeContact(h, h.a.id, { name: 'Maria Souza' })
+    const held = makeTicket(h, h.a.id, {
+      contactId: contact.id,
+      status: 'open',
+      userId: seller.id,
+      queueId: theirs.id,
+      whatsappId: w.id,
+      unread: 3,
+      lastMessage: 'segredo da negociação',
+    })
+    const agent = await h.as(h.a.attendant)
+    const res = await agent.post('/tickets', { contactId: contact.id, queueId: mine.id, whatsappId: w.id })
+    expect(res.status).toBe(409)
+    expect(res.body.code).toBe('ERR_OTHER_OPEN_TICKET')
+    const shown = {
+      userId: seller.id,
+      user: { id: seller.id, name: 'Carlos' },
+      queueId: theirs.id,
+      queue: { id: theirs.id, name: 'Vendas', color: theirs.color },
+    }
+    expect(JSON.parse(res.body.error)).toEqual(shown)
+    expect(res.body.details).toEqual({ ticket: shown })
+    const text = JSON.stringify(res.body)
+    for (const secret of ['segredo', 'Maria', contact.number, held.uuid]) expect(text).not.toContain(secret)
+    // The admin, who may see it, still gets what the client needs to open it.
+    const admin = await h.as(h.a.admin)
+    const full = await admin.post('/tickets', { contactId: contact.id, queueId: mine.id, whatsappId: w.id })
+    expect(full.status).toBe(409)
+    expect(JSON.parse(full.body.error)).toMatchObject({ id: held.id, uuid: held.uuid, unreadMessages: 3 })
+    expect(h.deps.sqlite.query('SELECT count(*) AS n FROM tickets').get()).toEqual({ n: 1 })
+  })
+
   test("the actor's own open ticket for the contact is simply answered", async () => {
     const h = await createHarness()
     const w = h.makeConnection(h.a.id, { isDefault: true })

@@ -343,6 +343,23 @@ describe('reopen (closed → open)', () => {
     expect(row(h, closed.id)).toMatchObject({ status: 'closed' })
   })
 
+  test('reopening against a ticket the user may not see: the 409 names only its holder and queue', async () => {
+    const { h, agent, ticket, seller, q2 } = await setup()
+    const closed = ticket({ status: 'closed', userId: h.a.attendantId })
+    ticket({ status: 'open', userId: seller.id, queueId: q2.id, lastMessage: 'proposta confidencial' })
+    const res = await agent.put(`/tickets/${closed.id}`, { status: 'open' })
+    expect(res.status).toBe(409)
+    expect(res.body.code).toBe('ERR_OTHER_OPEN_TICKET')
+    expect(JSON.parse(res.body.error)).toEqual({
+      userId: seller.id,
+      user: { id: seller.id, name: 'Carlos' },
+      queueId: q2.id,
+      queue: { id: q2.id, name: 'Vendas', color: q2.color },
+    })
+    expect(JSON.stringify(res.body)).not.toContain('confidencial')
+    expect(row(h, closed.id)).toMatchObject({ status: 'closed' })
+  })
+
   test('an attendant may not reopen a ticket for someone else', async () => {
     const { h, agent, colleague, ticket } = await setup()
     const t = ticket({ status: 'closed', userId: h.a.attendantId })

@@ -127,6 +127,24 @@ describe('NewTicketDialog', () => {
     expect(onOpenTicket).not.toHaveBeenCalled()
   })
 
+  test('a ticket the user may not see comes as its holder and queue only: the dialog says the same', async () => {
+    signIn(makeUser({ id: 1, profile: 'admin' }))
+    const held = {
+      userId: 8,
+      user: { id: 8, name: 'Bruno Atendente' },
+      queueId: 3,
+      queue: { id: 3, name: 'Vendas' },
+    }
+    serve(() => ({ status: 409, body: { error: JSON.stringify(held), code: 'ERR_OTHER_OPEN_TICKET' } }))
+    const { onOpenTicket } = open()
+    await pickContact('Mariana Souza')
+    await userEvent.click(screen.getByRole('button', { name: 'Iniciar atendimento' }))
+    expect(
+      await screen.findByText('Este contato já está em atendimento com Bruno Atendente na fila Vendas.'),
+    ).toBeInTheDocument()
+    expect(onOpenTicket).not.toHaveBeenCalled()
+  })
+
   test('my own open ticket simply opens', async () => {
     signIn(makeUser({ id: 1, profile: 'admin' }))
     const held = { id: 4, uuid: 'u-4', userId: 1, user: { name: 'Ana Admin' }, queue: null }
