@@ -865,6 +865,7 @@ export const en: Resources = {
     ERR_NO_INVOICE_FOUND: 'Invoice not found.',
     ERR_INVOICE_NOT_OPEN: 'This invoice is already paid.',
     ERR_INVOICE_AMOUNT_MISMATCH: 'The amount paid does not match the invoice.',
+    ERR_INVOICE_VOID: "This invoice was cancelled (the company's due date changed) and cannot be paid.",
     ERR_PIX_NOT_CONFIGURED: 'Pix payments have not been set up by the platform yet. Please contact support.',
   },
   // Each area of the routing issue keeps its strings in its own section.
@@ -1755,7 +1756,7 @@ export const en: Resources = {
       dueDate: 'Due date',
       statusHeader: 'Status',
       action: 'Action',
-      status: { paid: 'Paid', overdue: 'Overdue', open: 'Open' },
+      status: { paid: 'Paid', overdue: 'Overdue', open: 'Open', void: 'Cancelled' },
       pay: 'PAY',
       dueOn: 'due {{date}}',
       emptyTitle: 'No invoices yet',

@@ -879,6 +879,7 @@ export const es: Resources = {
     ERR_NO_INVOICE_FOUND: 'Factura no encontrada.',
     ERR_INVOICE_NOT_OPEN: 'Esta factura ya fue pagada.',
     ERR_INVOICE_AMOUNT_MISMATCH: 'El valor pagado no corresponde al de la factura.',
+    ERR_INVOICE_VOID: 'Esta factura fue cancelada (el vencimiento de la empresa cambió) y no se puede pagar.',
     ERR_PIX_NOT_CONFIGURED: 'La plataforma aún no configuró el pago por Pix. Contacta al soporte.',
   },
   // Each area of the routing issue keeps its strings in its own section.
@@ -1775,7 +1776,7 @@ export const es: Resources = {
       dueDate: 'Vencimiento',
       statusHeader: 'Estado',
       action: 'Acción',
-      status: { paid: 'Pagado', overdue: 'Vencido', open: 'Pendiente' },
+      status: { paid: 'Pagado', overdue: 'Vencido', open: 'Pendiente', void: 'Cancelada' },
       pay: 'PAGAR',
       dueOn: 'vence el {{date}}',
       emptyTitle: 'Aún no hay facturas',

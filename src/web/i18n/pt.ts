@@ -871,6 +871,7 @@ export const pt = {
     ERR_NO_INVOICE_FOUND: 'Fatura não encontrada.',
     ERR_INVOICE_NOT_OPEN: 'Esta fatura já foi paga.',
     ERR_INVOICE_AMOUNT_MISMATCH: 'O valor pago não corresponde ao da fatura.',
+    ERR_INVOICE_VOID: 'Esta fatura foi cancelada (o vencimento da empresa mudou) e não pode ser paga.',
     ERR_PIX_NOT_CONFIGURED:
       'O pagamento por Pix ainda não foi configurado pela plataforma. Fale com o suporte.',
   },
@@ -1770,7 +1771,7 @@ export const pt = {
       dueDate: 'Data Venc.',
       statusHeader: 'Status',
       action: 'Ação',
-      status: { paid: 'Pago', overdue: 'Vencido', open: 'Em Aberto' },
+      status: { paid: 'Pago', overdue: 'Vencido', open: 'Em Aberto', void: 'Cancelada' },
       pay: 'PAGAR',
       dueOn: 'vence em {{date}}',
       emptyTitle: 'Nenhuma fatura ainda',

@@ -14,8 +14,9 @@
  * 503 ERR_PAYMENT_WEBHOOK_NOT_CONFIGURED. The signature is checked over the raw bytes, before the body is
  * parsed, with a constant-time comparison: missing or wrong (or a body changed after signing) is 401
  * ERR_INVALID_SIGNATURE and nothing changes. Then: an unknown invoice 404, an amount that is not the invoice's
- * value 409 ERR_INVOICE_AMOUNT_MISMATCH, otherwise 200 and the invoice is paid and the company extended once
- * (the same notice again answers 200 with `extended: false`).
+ * value 409 ERR_INVOICE_AMOUNT_MISMATCH, a void invoice (its due date was edited or extended since) 409
+ * ERR_INVOICE_VOID, logged, extending nothing; otherwise 200 and the invoice is paid and the company extended
+ * once (the same notice again answers 200 with `extended: false`).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { AppError } from '../../../shared/errors'
@@ -82,6 +83,8 @@ export function getSubscription(ctx: Ctx): SubscriptionDto {
 export function checkout(ctx: Ctx, input: CheckoutInput): CheckoutResponse {
   const actor = userActor(ctx)
   const invoice = getInvoiceInCompany(ctx.db, actor.companyId, input.invoiceId)
+  if (invoice.status === 'void')
+    throw new AppError('ERR_INVOICE_VOID', 'This invoice was cancelled and cannot be paid')
   if (invoice.status !== 'open') throw new AppError('ERR_INVOICE_NOT_OPEN', 'This invoice is already paid')
   const receiver = pixReceiver(ctx)
   if (!receiver) {
@@ -147,7 +150,7 @@ export function amountCents(amount: string): number {
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'))
 }
 
-/** A verified payment notice: pays the invoice (404 unknown, 409 wrong amount; paid already: no change). */
+/** A verified payment notice: pays the invoice (404 unknown, 409 wrong amount or void; paid already: no change). */
 export function confirmPayment(deps: Deps, input: PaymentWebhookInput) {
   const result = markInvoicePaid(deps, input.invoiceId, {
     via: 'webhook',
