@@ -31,7 +31,10 @@ export type CompanyDto = {
   planId: number
   plan: { id: number; name: string } | null
   status: boolean
-  /** YYYY-MM-DD, or null for a company that never expires (the platform's own). */
+  /**
+   * YYYY-MM-DD. A company that never expires (no due date: the platform's own, the demo) is answered as
+   * NO_DUE_DATE (shared/plans.ts), never null, so the spec's client does not lock it out; `realDueDate` reads it.
+   */
   dueDate: string | null
   /** YYYY-MM-DD: the end of a signed-up company's free trial (null: no trial). */
   trialExpiration: string | null
@@ -82,6 +85,7 @@ export type SessionUser = UserDto & {
   company: {
     id: number
     name: string
+    /** YYYY-MM-DD; NO_DUE_DATE (shared/plans.ts) for a company that never expires, as in CompanyDto. */
     dueDate: string | null
     trialExpiration: string | null
     recurrence: Recurrence

@@ -58,6 +58,7 @@ export type SubscriptionDto = {
     name: string
     /** The billing e-mail. */
     email: string | null
+    /** NO_DUE_DATE (shared/plans.ts) for a company that never expires. */
     dueDate: string | null
     trialExpiration: string | null
     recurrence: Recurrence

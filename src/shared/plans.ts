@@ -96,3 +96,22 @@ export function parseBrl(text: string): number | null {
   const value = Number(s)
   return Number.isFinite(value) && value <= PLAN_VALUE_MAX ? value : null
 }
+
+/**
+ * The `dueDate` the API answers for a company without one. In the database null means no billing and never
+ * expires (the platform's own company, the demo's, a company the operator exempts); but the spec's client compares
+ * `dueDate` with today at sign-in and locks its users out when it is past or missing, so every answer that carries
+ * a company's due date says this date instead, far enough ahead to never matter. Sent back (PUT /companies/{id}),
+ * it is stored as null again.
+ */
+export const NO_DUE_DATE = '2999-12-31'
+
+/** A company's due date as the API answers it: its own, or NO_DUE_DATE when it has none. */
+export function answeredDueDate(dueDate: string | null): string {
+  return dueDate ?? NO_DUE_DATE
+}
+
+/** The due date a company really has: null when it has none (NO_DUE_DATE is how the API says "none"). */
+export function realDueDate(dueDate: string | null | undefined): string | null {
+  return !dueDate || dueDate === NO_DUE_DATE ? null : dueDate
+}

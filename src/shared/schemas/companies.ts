@@ -1,11 +1,11 @@
 import { type } from 'arktype'
-import { PLAN_VALUE_MAX, parseBrl, RECURRENCES } from '../plans'
+import { NO_DUE_DATE, PLAN_VALUE_MAX, parseBrl, RECURRENCES } from '../plans'
 import { email, text } from './common'
 
 const date = type(/^\d{4}-\d{2}-\d{2}$/).describe('a date as YYYY-MM-DD')
-/** The spec: an empty or invalid due date becomes null. */
+/** The spec: an empty or invalid due date becomes null; so does NO_DUE_DATE, the API's answer for "none". */
 const dueDate = type('string | null').pipe((s) =>
-  s && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)) ? s : null,
+  s && s !== NO_DUE_DATE && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)) ? s : null,
 )
 
 const companyFields = {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { NO_DUE_DATE } from '../../../shared/plans'
 import { createHarness, PASSWORD } from '../../test/harness'
 
 describe('companies (super user only)', () => {
@@ -42,9 +43,9 @@ describe('companies (super user only)', () => {
       password: 'abcde',
     })
     expect(res.status).toBe(201)
-    expect(res.body.dueDate).toBeNull()
+    expect(res.body.dueDate).toBe(NO_DUE_DATE) // none: answered far ahead (see extend.test.ts)
     const bad = await root.put(`/companies/${res.body.id}`, { dueDate: '2027-99-99' })
-    expect(bad.body.dueDate).toBeNull()
+    expect(bad.body.dueDate).toBe(NO_DUE_DATE)
   })
 
   test('validation and conflicts answer clear 4xx', async () => {

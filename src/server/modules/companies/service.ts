@@ -1,7 +1,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm'
 import type { CompanyDto, Paged } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
-import { addRecurrence } from '../../../shared/plans'
+import { addRecurrence, answeredDueDate } from '../../../shared/plans'
 import {
   defaultSchedules,
   effectiveSchedules,
@@ -37,7 +37,7 @@ export function toCompanyDto(
     planId: row.planId,
     plan,
     status: row.status,
-    dueDate: row.dueDate,
+    dueDate: answeredDueDate(row.dueDate), // never null: see NO_DUE_DATE
     trialExpiration: row.trialExpiration,
     recurrence: row.recurrence,
     document: row.document,

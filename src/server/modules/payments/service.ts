@@ -22,6 +22,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { AppError } from '../../../shared/errors'
 import type { CheckoutResponse, SubscriptionDto } from '../../../shared/invoices'
 import { buildBrCode, formatPixAmount } from '../../../shared/pix'
+import { answeredDueDate } from '../../../shared/plans'
 import type { CheckoutInput, PaymentWebhookInput } from '../../../shared/schemas/invoices'
 import type { Ctx, Deps } from '../../context'
 import { userActor } from '../../context'
@@ -66,7 +67,7 @@ export function getSubscription(ctx: Ctx): SubscriptionDto {
       id: row.id,
       name: row.name,
       email: row.email,
-      dueDate: row.dueDate,
+      dueDate: answeredDueDate(row.dueDate),
       trialExpiration: row.trialExpiration,
       recurrence: row.recurrence,
     },
@@ -160,6 +161,6 @@ export function confirmPayment(deps: Deps, input: PaymentWebhookInput) {
     ok: true,
     extended: result.extended,
     invoice: { id: result.invoice.id, status: result.invoice.status },
-    company: { id: result.invoice.companyId, dueDate: result.dueDate },
+    company: { id: result.invoice.companyId, dueDate: answeredDueDate(result.dueDate) },
   }
 }
