@@ -469,9 +469,9 @@ export type DashboardAttendant = {
   /** The average 0-10 rating received in the range (null: no rating). */
   rating: number | null
   ratings: number
-  /** openCount + closeCount. */
+  /** openCount + closeCount: for a range that ended before today, only its closes. */
   tickets: number
-  /** Tickets the attendant holds open now. */
+  /** Tickets the attendant holds open now, when the range contains today; 0 for a range in the past. */
   openCount: number
   /** Tickets the attendant finished in the range. */
   closeCount: number
@@ -522,7 +522,9 @@ export type DashboardData = {
     messagesReceived: number
     /** Contacts created in the range. */
     leads: number
+    /** Attendants signed in now (with Balcão open: a live connection), whatever the range. */
     onlineAttendants: number
+    /** The attendants the viewer sees (the company's users, or those sharing a queue with the viewer). */
     totalAttendants: number
   }
   attendants: DashboardAttendant[]

@@ -1961,7 +1961,7 @@ export const en: Resources = {
     cards: {
       inService: 'In service',
       waiting: 'Waiting',
-      online: 'Attendants online',
+      online: 'Attendants online now',
       onlineOf: 'of {{total}}',
       finished: 'Finished',
       sent: 'Messages sent',

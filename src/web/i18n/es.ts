@@ -1982,7 +1982,7 @@ export const es: Resources = {
     cards: {
       inService: 'En atención',
       waiting: 'En espera',
-      online: 'Agentes en línea',
+      online: 'Agentes en línea ahora',
       onlineOf: 'de {{total}}',
       finished: 'Finalizados',
       sent: 'Mensajes enviados',

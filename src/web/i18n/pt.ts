@@ -1976,7 +1976,7 @@ export const pt = {
     cards: {
       inService: 'Em atendimento',
       waiting: 'Aguardando',
-      online: 'Atendentes online',
+      online: 'Atendentes online agora',
       onlineOf: 'de {{total}}',
       finished: 'Finalizados',
       sent: 'Mensagens enviadas',
