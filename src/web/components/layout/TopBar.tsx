@@ -107,7 +107,8 @@ export function TopBar({
           </Badge>
         )}
         {isAdmin(user) && due && (
-          <Badge tone="neutral" className="hidden tnum md:inline-flex">
+          // max-md:hidden, not `hidden md:inline-flex`: the Badge's own inline-flex would win over a plain hidden.
+          <Badge tone="neutral" className="tnum max-md:hidden">
             {t('shell.activeUntil', { date: formatDueDate(due) })}
           </Badge>
         )}
