@@ -31,7 +31,10 @@ export type CompanyDto = {
   planId: number
   plan: { id: number; name: string } | null
   status: boolean
-  /** YYYY-MM-DD, or null for a company that never expires (the platform's own). */
+  /**
+   * YYYY-MM-DD. A company that never expires (no due date: the platform's own, the demo) is answered as
+   * NO_DUE_DATE (shared/plans.ts), never null, so the spec's client does not lock it out; `realDueDate` reads it.
+   */
   dueDate: string | null
   /** YYYY-MM-DD: the end of a signed-up company's free trial (null: no trial). */
   trialExpiration: string | null
@@ -82,6 +85,7 @@ export type SessionUser = UserDto & {
   company: {
     id: number
     name: string
+    /** YYYY-MM-DD; NO_DUE_DATE (shared/plans.ts) for a company that never expires, as in CompanyDto. */
     dueDate: string | null
     trialExpiration: string | null
     recurrence: Recurrence
@@ -482,9 +486,9 @@ export type DashboardAttendant = {
   /** The average 0-10 rating received in the range (null: no rating). */
   rating: number | null
   ratings: number
-  /** openCount + closeCount. */
+  /** openCount + closeCount: for a range that ended before today, only its closes. */
   tickets: number
-  /** Tickets the attendant holds open now. */
+  /** Tickets the attendant holds open now, when the range contains today; 0 for a range in the past. */
   openCount: number
   /** Tickets the attendant finished in the range. */
   closeCount: number
@@ -535,7 +539,9 @@ export type DashboardData = {
     messagesReceived: number
     /** Contacts created in the range. */
     leads: number
+    /** Attendants signed in now (with Balcão open: a live connection), whatever the range. */
     onlineAttendants: number
+    /** The attendants the viewer sees (the company's users, or those sharing a queue with the viewer). */
     totalAttendants: number
   }
   attendants: DashboardAttendant[]

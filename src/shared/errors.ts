@@ -70,6 +70,11 @@ export const ERROR_STATUS = {
   ERR_INVOICE_NOT_OPEN: 409,
   /** The payment webhook's amount is not the invoice's value. */
   ERR_INVOICE_AMOUNT_MISMATCH: 409,
+  /**
+   * A payment (webhook, the super user's, or the checkout) of a void invoice: its due date is no longer the
+   * company's (edited or extended since), so paying it would extend the company twice.
+   */
+  ERR_INVOICE_VOID: 409,
   /** The payment webhook's X-Balcao-Signature is missing or wrong. */
   ERR_INVALID_SIGNATURE: 401,
   /** The platform's Pix receiver (key, merchant name and city) is not configured: no checkout. */

@@ -9,7 +9,8 @@ export const INVOICE_LEAD_DAYS = 10
 /** The spec's redirect after a payment is confirmed (CONCLUIDA). */
 export const PAYMENT_REDIRECT_MS = 4000
 
-export type InvoiceStatus = 'open' | 'paid'
+/** `void`: issued for a due date the company no longer has (edited or extended since); it cannot be paid. */
+export type InvoiceStatus = 'open' | 'paid' | 'void'
 
 export type InvoiceDto = {
   id: number
@@ -35,13 +36,19 @@ export type InvoiceDto = {
 /** `GET /invoices/all` and `GET /invoices` (super). */
 export type InvoicesPage = { invoices: InvoiceDto[]; count: number; hasMore: boolean }
 
-/** How the invoices screen shows an invoice (spec 3, States): paid, overdue (a reddish row) or open. */
-export type InvoiceDisplayStatus = 'paid' | 'overdue' | 'open'
+/** How the invoices screen shows an invoice (spec 3, States): paid, overdue (a reddish row), open, or void. */
+export type InvoiceDisplayStatus = 'paid' | 'overdue' | 'open' | 'void'
 
-/** Paid: 'Pago'; unpaid with a due date before today: 'Vencido'; otherwise 'Em Aberto'. `today` is YYYY-MM-DD. */
-export function invoiceDisplayStatus(invoice: Pick<InvoiceDto, 'status' | 'dueDate'>, today: string) {
-  if (invoice.status === 'paid') return 'paid' satisfies InvoiceDisplayStatus
-  return invoice.dueDate < today ? ('overdue' as const) : ('open' as const)
+/**
+ * Paid: 'Pago'; void: 'Cancelada' (not payable, never overdue); unpaid with a due date before today: 'Vencido';
+ * otherwise 'Em Aberto'. `today` is YYYY-MM-DD.
+ */
+export function invoiceDisplayStatus(
+  invoice: Pick<InvoiceDto, 'status' | 'dueDate'>,
+  today: string,
+): InvoiceDisplayStatus {
+  if (invoice.status !== 'open') return invoice.status
+  return invoice.dueDate < today ? 'overdue' : 'open'
 }
 
 /** `GET /subscription`: what the subscription screen shows. */
@@ -51,6 +58,7 @@ export type SubscriptionDto = {
     name: string
     /** The billing e-mail. */
     email: string | null
+    /** NO_DUE_DATE (shared/plans.ts) for a company that never expires. */
     dueDate: string | null
     trialExpiration: string | null
     recurrence: Recurrence

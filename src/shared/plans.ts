@@ -67,3 +67,51 @@ export function addRecurrence(date: string, recurrence: Recurrence): string {
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate()
   return `${y}-${String(m + 1).padStart(2, '0')}-${String(Math.min(day, lastDay)).padStart(2, '0')}`
 }
+
+/** The highest monthly price of a plan, in reais (planBody in src/shared/schemas/companies.ts). */
+export const PLAN_VALUE_MAX = 1_000_000
+
+/**
+ * A price typed or sent as text, in reais (the plan form, and API clients that send `"149,90"`): '99,90', '99.90', '1.234,56', '1,234.56', 'R$ 99', '0'. At most two
+ * decimals; null when it is not a price (empty, negative, letters, more than the server accepts).
+ */
+export function parseBrl(text: string): number | null {
+  let s = text.replace(/R\$/i, '').replace(/[\s\u00a0]/g, '')
+  if (!s) return null
+  const comma = s.lastIndexOf(',')
+  const dot = s.lastIndexOf('.')
+  if (comma > dot) {
+    // Brazilian: dots group thousands, the comma is the decimal mark.
+    if (dot !== -1 && !/^\d{1,3}(\.\d{3})+,/.test(s)) return null
+    s = s.replace(/\./g, '').replace(',', '.')
+  } else if (dot > comma && comma !== -1) {
+    // English: commas group thousands.
+    if (!/^\d{1,3}(,\d{3})+\./.test(s)) return null
+    s = s.replace(/,/g, '')
+  } else if (dot !== -1 && /^\d{1,3}(\.\d{3})+$/.test(s)) {
+    // '1.234': thousands (a price has two decimals at most).
+    s = s.replace(/\./g, '')
+  }
+  if (!/^\d+(\.\d{1,2})?$/.test(s)) return null
+  const value = Number(s)
+  return Number.isFinite(value) && value <= PLAN_VALUE_MAX ? value : null
+}
+
+/**
+ * The `dueDate` the API answers for a company without one. In the database null means no billing and never
+ * expires (the platform's own company, the demo's, a company the operator exempts); but the spec's client compares
+ * `dueDate` with today at sign-in and locks its users out when it is past or missing, so every answer that carries
+ * a company's due date says this date instead, far enough ahead to never matter. Sent back (PUT /companies/{id}),
+ * it is stored as null again.
+ */
+export const NO_DUE_DATE = '2999-12-31'
+
+/** A company's due date as the API answers it: its own, or NO_DUE_DATE when it has none. */
+export function answeredDueDate(dueDate: string | null): string {
+  return dueDate ?? NO_DUE_DATE
+}
+
+/** The due date a company really has: null when it has none (NO_DUE_DATE is how the API says "none"). */
+export function realDueDate(dueDate: string | null | undefined): string | null {
+  return !dueDate || dueDate === NO_DUE_DATE ? null : dueDate
+}

@@ -2,6 +2,7 @@ import type { Command } from 'commander'
 import { loadConfig } from '../../server/config'
 import type { CompanyDto } from '../../shared/api'
 import { AppError } from '../../shared/errors'
+import { realDueDate } from '../../shared/plans'
 import { choosePassword, confirmOrStop, requireValues, runCommand } from '../operator-command'
 import { fail, printResult, type ResultView, wantsJson } from '../output'
 import { DATA_HELP, JSON_HELP } from './common'
@@ -36,7 +37,7 @@ function companyView(
       ['e-mail', c.email ?? '-'],
       ['plan', c.plan?.name ?? '-'],
       ['status', c.status ? 'active' : 'inactive'],
-      ['due date', c.dueDate ?? 'never'],
+      ['due date', realDueDate(c.dueDate) ?? 'never'],
       ['recurrence', c.recurrence],
       ...extra,
     ],
@@ -98,7 +99,7 @@ export function registerCompany(program: Command) {
               cell: (c) => (c.status ? 'active' : 'inactive'),
               color: (c) => (c.status ? 'green' : 'red'),
             },
-            { title: 'DUE', cell: (c) => c.dueDate ?? 'never' },
+            { title: 'DUE', cell: (c) => realDueDate(c.dueDate) ?? 'never' },
             { title: 'USERS', cell: (c) => String(c.counts.users), align: 'right' },
             { title: 'CONNECTIONS', cell: (c) => String(c.counts.connections), align: 'right' },
           ],

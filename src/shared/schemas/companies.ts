@@ -1,11 +1,11 @@
 import { type } from 'arktype'
-import { RECURRENCES } from '../plans'
+import { NO_DUE_DATE, PLAN_VALUE_MAX, parseBrl, RECURRENCES } from '../plans'
 import { email, text } from './common'
 
 const date = type(/^\d{4}-\d{2}-\d{2}$/).describe('a date as YYYY-MM-DD')
-/** The spec: an empty or invalid due date becomes null. */
+/** The spec: an empty or invalid due date becomes null; so does NO_DUE_DATE, the API's answer for "none". */
 const dueDate = type('string | null').pipe((s) =>
-  s && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)) ? s : null,
+  s && s !== NO_DUE_DATE && /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)) ? s : null,
 )
 
 const companyFields = {
@@ -33,10 +33,15 @@ export const updateCompanyBody = type({
   'planId?': 'number.integer > 0',
 })
 
+/** A monthly price: a number, or a text as people write it ('149,90', '149.90', '1.234,56'). */
+const planValue = type(`0 <= number <= ${PLAN_VALUE_MAX}`).or(
+  type('string').pipe((s, ctx) => parseBrl(s) ?? ctx.error('a price in reais such as 149.90 or "149,90"')),
+)
+
 export const planBody = type({
   '+': 'delete',
   name: text(2, 50),
-  'value?': '0 <= number <= 1000000',
+  'value?': planValue,
   'users?': '0 <= number.integer <= 100000',
   'connections?': '0 <= number.integer <= 100000',
   'queues?': '0 <= number.integer <= 100000',

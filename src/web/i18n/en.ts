@@ -910,6 +910,7 @@ export const en: Resources = {
     ERR_NO_INVOICE_FOUND: 'Invoice not found.',
     ERR_INVOICE_NOT_OPEN: 'This invoice is already paid.',
     ERR_INVOICE_AMOUNT_MISMATCH: 'The amount paid does not match the invoice.',
+    ERR_INVOICE_VOID: "This invoice was cancelled (the company's due date changed) and cannot be paid.",
     ERR_PIX_NOT_CONFIGURED: 'Pix payments have not been set up by the platform yet. Please contact support.',
     ERR_SUBSCRIPTION_EXPIRED:
       "This company's subscription has expired. Contact Support for more information!",
@@ -1843,7 +1844,7 @@ export const en: Resources = {
       dueDate: 'Due date',
       statusHeader: 'Status',
       action: 'Action',
-      status: { paid: 'Paid', overdue: 'Overdue', open: 'Open' },
+      status: { paid: 'Paid', overdue: 'Overdue', open: 'Open', void: 'Cancelled' },
       pay: 'PAY',
       dueOn: 'due {{date}}',
       emptyTitle: 'No invoices yet',
@@ -2048,7 +2049,7 @@ export const en: Resources = {
     cards: {
       inService: 'In service',
       waiting: 'Waiting',
-      online: 'Attendants online',
+      online: 'Attendants online now',
       onlineOf: 'of {{total}}',
       finished: 'Finished',
       sent: 'Messages sent',

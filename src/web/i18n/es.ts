@@ -925,6 +925,7 @@ export const es: Resources = {
     ERR_NO_INVOICE_FOUND: 'Factura no encontrada.',
     ERR_INVOICE_NOT_OPEN: 'Esta factura ya fue pagada.',
     ERR_INVOICE_AMOUNT_MISMATCH: 'El valor pagado no corresponde al de la factura.',
+    ERR_INVOICE_VOID: 'Esta factura fue cancelada (el vencimiento de la empresa cambió) y no se puede pagar.',
     ERR_PIX_NOT_CONFIGURED: 'La plataforma aún no configuró el pago por Pix. Contacta al soporte.',
     ERR_SUBSCRIPTION_EXPIRED:
       'La suscripción de esta empresa venció. ¡Contacte al Soporte para más información!',
@@ -1866,7 +1867,7 @@ export const es: Resources = {
       dueDate: 'Vencimiento',
       statusHeader: 'Estado',
       action: 'Acción',
-      status: { paid: 'Pagado', overdue: 'Vencido', open: 'Pendiente' },
+      status: { paid: 'Pagado', overdue: 'Vencido', open: 'Pendiente', void: 'Cancelada' },
       pay: 'PAGAR',
       dueOn: 'vence el {{date}}',
       emptyTitle: 'Aún no hay facturas',
@@ -2072,7 +2073,7 @@ export const es: Resources = {
     cards: {
       inService: 'En atención',
       waiting: 'En espera',
-      online: 'Agentes en línea',
+      online: 'Agentes en línea ahora',
       onlineOf: 'de {{total}}',
       finished: 'Finalizados',
       sent: 'Mensajes enviados',

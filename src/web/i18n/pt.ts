@@ -917,6 +917,7 @@ export const pt = {
     ERR_NO_INVOICE_FOUND: 'Fatura não encontrada.',
     ERR_INVOICE_NOT_OPEN: 'Esta fatura já foi paga.',
     ERR_INVOICE_AMOUNT_MISMATCH: 'O valor pago não corresponde ao da fatura.',
+    ERR_INVOICE_VOID: 'Esta fatura foi cancelada (o vencimento da empresa mudou) e não pode ser paga.',
     ERR_PIX_NOT_CONFIGURED:
       'O pagamento por Pix ainda não foi configurado pela plataforma. Fale com o suporte.',
     ERR_SUBSCRIPTION_EXPIRED:
@@ -1860,7 +1861,7 @@ export const pt = {
       dueDate: 'Data Venc.',
       statusHeader: 'Status',
       action: 'Ação',
-      status: { paid: 'Pago', overdue: 'Vencido', open: 'Em Aberto' },
+      status: { paid: 'Pago', overdue: 'Vencido', open: 'Em Aberto', void: 'Cancelada' },
       pay: 'PAGAR',
       dueOn: 'vence em {{date}}',
       emptyTitle: 'Nenhuma fatura ainda',
@@ -2065,7 +2066,7 @@ export const pt = {
     cards: {
       inService: 'Em atendimento',
       waiting: 'Aguardando',
-      online: 'Atendentes online',
+      online: 'Atendentes online agora',
       onlineOf: 'de {{total}}',
       finished: 'Finalizados',
       sent: 'Mensagens enviadas',

@@ -6,6 +6,7 @@
 import { signal } from '@preact/signals-react'
 import type { LoginResponse, SessionUser } from '../../shared/api'
 import { LIVE_CLOSE } from '../../shared/live'
+import { realDueDate } from '../../shared/plans'
 import {
   ApiError,
   api,
@@ -138,7 +139,7 @@ export async function restoreSession(): Promise<void> {
 
 /** Days left before the subscription expires, when fewer than 5 remain (spec: warn at login). */
 export function subscriptionWarningDays(user: SessionUser, now = new Date()): number | null {
-  const due = user.company?.dueDate
+  const due = realDueDate(user.company?.dueDate)
   if (!due) return null
   const days = daysUntil(due, now)
   return Number.isFinite(days) && days >= 0 && days < 5 ? days : null

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import type { InvoiceStatus } from '../../../shared/invoices'
 import type { Recurrence } from '../../../shared/plans'
 import { timestamps } from './columns'
 import { companies } from './companies'
@@ -9,7 +11,9 @@ import { companies } from './companies'
  * was when the invoice was made (`plan_*`, `recurrence`), so a later change of plan or price does not move an
  * invoice already issued. `value_cents` is the plan's monthly value times the recurrence's months. `txid` is the
  * Pix transaction id of the checkout's BR Code (letters and digits, at most 25). Paid by the payment webhook or
- * by the super user (`paid_via`), which moves the company's due date forward once.
+ * by the super user (`paid_via`), which moves the company's due date forward once. An open invoice whose due date
+ * is no longer the company's (the due date was edited or extended) becomes `void`: it can no longer be paid, so a
+ * company has at most one open invoice (`invoices_one_open`) and a payment never extends it twice.
  */
 export const invoices = sqliteTable(
   'invoices',
@@ -22,7 +26,7 @@ export const invoices = sqliteTable(
     valueCents: integer('value_cents').notNull(),
     /** YYYY-MM-DD: the company's due date this invoice pays for. */
     dueDate: text('due_date').notNull(),
-    status: text('status').$type<'open' | 'paid'>().notNull().default('open'),
+    status: text('status').$type<InvoiceStatus>().notNull().default('open'),
     paidAt: integer('paid_at'),
     paidVia: text('paid_via').$type<'webhook' | 'super'>(),
     txid: text('txid').notNull(),
@@ -36,6 +40,7 @@ export const invoices = sqliteTable(
     uniqueIndex('invoices_company_due_date').on(t.companyId, t.dueDate),
     uniqueIndex('invoices_txid').on(t.txid),
     index('invoices_company_id').on(t.companyId, t.id),
+    uniqueIndex('invoices_one_open').on(t.companyId).where(sql`status = 'open'`),
   ],
 )
 

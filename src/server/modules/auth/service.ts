@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import type { LoginResponse, SessionUser } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
+import { answeredDueDate } from '../../../shared/plans'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
 import { companies, plans, type UserRow, userSessions, users } from '../../db/schema'
@@ -34,7 +35,8 @@ export function sessionUser(deps: Deps, user: UserRow): SessionUser {
     company: {
       id: row.company.id,
       name: row.company.name,
-      dueDate: row.company.dueDate,
+      // A company without a due date never expires; the spec's client locks out on a missing one.
+      dueDate: answeredDueDate(row.company.dueDate),
       trialExpiration: row.company.trialExpiration,
       recurrence: row.company.recurrence,
       settings: companySettings(deps.db, row.company.id),

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { NO_DUE_DATE } from '../../../shared/plans'
 import { createHarness, PASSWORD } from '../../test/harness'
 
 describe('companies (super user only)', () => {
@@ -42,9 +43,9 @@ describe('companies (super user only)', () => {
       password: 'abcde',
     })
     expect(res.status).toBe(201)
-    expect(res.body.dueDate).toBeNull()
+    expect(res.body.dueDate).toBe(NO_DUE_DATE) // none: answered far ahead (see extend.test.ts)
     const bad = await root.put(`/companies/${res.body.id}`, { dueDate: '2027-99-99' })
-    expect(bad.body.dueDate).toBeNull()
+    expect(bad.body.dueDate).toBe(NO_DUE_DATE)
   })
 
   test('validation and conflicts answer clear 4xx', async () => {
@@ -165,5 +166,39 @@ describe('plans', () => {
     expect(inUse.body.error).toBe('ERR_PLAN_IN_USE')
     expect((await root.del(`/plans/${created.body.id}`)).status).toBe(200)
     expect((await root.get(`/plans/${created.body.id}`)).status).toBe(404)
+  })
+
+  test('a plan value may be a number or a price text, "149,90" as a Brazilian client sends it; junk is a 400 on value', async () => {
+    const h = await createHarness()
+    const root = await h.as(h.superAdmin.email)
+    const created = await root.post('/plans', { name: 'Texto', value: '149,90' })
+    expect(created.status).toBe(201)
+    expect(created.body.value).toBe(149.9)
+    for (const [value, expected] of [
+      ['149.90', 149.9],
+      [149.9, 149.9],
+      ['1.234,56', 1234.56],
+      ['0', 0],
+    ] as const) {
+      const res = await root.put(`/plans/${created.body.id}`, { name: 'Texto', value })
+      expect({ value, status: res.status, saved: res.body.value }).toEqual({
+        value,
+        status: 200,
+        saved: expected,
+      })
+    }
+    for (const value of ['abc', '', '149,9,0', '-1', '1e3', '149,999', '2000000,00', true, null, -5]) {
+      const res = await root.put(`/plans/${created.body.id}`, { name: 'Texto', value })
+      expect({
+        value,
+        status: res.status,
+        fields: res.body.fields?.map((f: { field: string }) => f.field),
+      }).toEqual({
+        value,
+        status: 400,
+        fields: ['value'],
+      })
+    }
+    expect((await root.get(`/plans/${created.body.id}`)).body.value).toBe(0)
   })
 })

@@ -1,4 +1,7 @@
 import { describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { NO_DUE_DATE } from '../../../shared/plans'
+import { companies, invoices, plans } from '../../db/schema'
 import { createHarness, PASSWORD } from '../../test/harness'
 
 describe("'+ Vencimento' and what a company uses", () => {
@@ -71,5 +74,44 @@ describe("'+ Vencimento' and what a company uses", () => {
       body: { email: 'dona@oficina.test', password: 'oficina123' },
     })
     expect(login.body.user.name).toBe('Marta Souza')
+  })
+
+  test('a company without a due date never expires and says so as a date far ahead, in every answer', async () => {
+    const h = await createHarness()
+    h.db.update(plans).set({ valueCents: 9990 }).where(eq(plans.id, h.plan.id)).run()
+    h.db.update(companies).set({ dueDate: null }).where(eq(companies.id, h.a.id)).run()
+    const storedDue = () =>
+      h.db.select({ d: companies.dueDate }).from(companies).where(eq(companies.id, h.a.id)).get()?.d
+
+    // Sign-in, refresh and /auth/me: what the spec's client compares with today before letting users in.
+    const login = await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: PASSWORD } })
+    expect(login.status).toBe(200)
+    expect(login.body.user.company.dueDate).toBe(NO_DUE_DATE)
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
+    const refreshed = await h.call('POST', '/auth/refresh_token', { headers: { cookie } })
+    expect(refreshed.body.user.company.dueDate).toBe(NO_DUE_DATE)
+    const me = await h.call('GET', '/auth/me', { token: refreshed.body.token })
+    expect(me.body.company.dueDate).toBe(NO_DUE_DATE)
+    const admin = await h.as(h.a.admin)
+    expect((await admin.get('/subscription')).body.company.dueDate).toBe(NO_DUE_DATE)
+    const superLogin = await h.call('POST', '/auth/login', {
+      body: { email: h.superAdmin.email, password: PASSWORD },
+    })
+    expect(superLogin.body.user.company.dueDate).toBe(NO_DUE_DATE) // the platform company has none either
+
+    // The companies' answers too; sending the date back keeps "none", and it is never billed nor extended.
+    const root = await h.as(h.superAdmin.email)
+    expect((await root.get(`/companies/${h.a.id}`)).body.dueDate).toBe(NO_DUE_DATE)
+    const listed = (await root.get('/companies/list')).body as { id: number; dueDate: string }[]
+    expect(listed.find((c) => c.id === h.platform.id)?.dueDate).toBe(NO_DUE_DATE)
+    const saved = await root.put(`/companies/${h.a.id}`, { dueDate: NO_DUE_DATE, name: 'Alpha' })
+    expect(saved.status).toBe(200)
+    expect(saved.body.dueDate).toBe(NO_DUE_DATE)
+    expect(storedDue()).toBeNull()
+    expect((await root.post(`/companies/${h.a.id}/extend`)).body.error).toBe('ERR_COMPANY_NO_DUE_DATE')
+    expect(h.db.select().from(invoices).where(eq(invoices.companyId, h.a.id)).all()).toHaveLength(0)
+    // A real due date is answered as it is.
+    await root.put(`/companies/${h.a.id}`, { dueDate: '2027-02-01' })
+    expect((await admin.get('/auth/me')).body.company.dueDate).toBe('2027-02-01')
   })
 })

@@ -1,7 +1,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm'
 import type { CompanyDto, Paged } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
-import { addRecurrence } from '../../../shared/plans'
+import { addRecurrence, answeredDueDate } from '../../../shared/plans'
 import {
   defaultSchedules,
   effectiveSchedules,
@@ -37,7 +37,7 @@ export function toCompanyDto(
     planId: row.planId,
     plan,
     status: row.status,
-    dueDate: row.dueDate,
+    dueDate: answeredDueDate(row.dueDate), // never null: see NO_DUE_DATE
     trialExpiration: row.trialExpiration,
     recurrence: row.recurrence,
     document: row.document,
@@ -175,7 +175,8 @@ export function updateCompany(ctx: Ctx, companyId: number, input: UpdateCompanyI
       const reason = updated.status ? 'subscription expired' : 'company inactive'
       events.afterCommit(() => ctx.hub.disconnectCompany(companyId, reason))
     }
-    ensureCompanyInvoice(tx, companyId, ctx.clock.now(), events) // a due date moved inside the invoice window
+    // A moved due date voids the old one's open invoice and issues its own if inside the invoice window.
+    ensureCompanyInvoice(tx, companyId, ctx.clock.now(), events)
   })
   return getCompany(ctx, companyId)
 }
@@ -185,7 +186,7 @@ export function updateCompany(ctx: Ctx, companyId: number, input: UpdateCompanyI
  * A company without a due date (the platform's own) never expires and has nothing to move.
  */
 export function extendCompany(ctx: Ctx, companyId: number): CompanyDto {
-  transact(ctx, (tx) => {
+  transact(ctx, (tx, events) => {
     const row = getCompanyRow(tx, companyId)
     if (!row.dueDate)
       throw fieldError('dueDate', 'This company has no due date to move', 'ERR_COMPANY_NO_DUE_DATE')
@@ -193,7 +194,8 @@ export function extendCompany(ctx: Ctx, companyId: number): CompanyDto {
       .set({ dueDate: addRecurrence(row.dueDate, row.recurrence), updatedAt: ctx.clock.now() })
       .where(eq(companies.id, companyId))
       .run()
-    ensureCompanyInvoice(tx, companyId, ctx.clock.now()) // the new due date may already be inside the window
+    // The old due date's open invoice becomes void; the new one's is issued if already inside the window.
+    ensureCompanyInvoice(tx, companyId, ctx.clock.now(), events)
   })
   return getCompany(ctx, companyId)
 }

@@ -545,3 +545,52 @@ describe('the stats are exact by construction', () => {
     void ids
   })
 })
+
+describe('a past range (issue 18, item 27)', () => {
+  test("an attendant's figures count only the range: tickets open now belong to a range that contains today", async () => {
+    const p = await createHarness() // 2026-11-21 09:00 in São Paulo
+    const queue = p.makeQueue(p.a.id).id
+    p.addToQueue(p.a.attendantId, queue)
+    const pending = () => {
+      const t = makeTicket(p, p.a.id, { queueId: queue })
+      recordTicketEvent(p.deps.sqlite, {
+        companyId: p.a.id,
+        ticketId: t.id,
+        type: 'created',
+        actorUserId: null,
+        from: null,
+        to: { status: 'pending', userId: null, queueId: queue, whatsappId: null },
+        at: p.clock.now(),
+      })
+      return t
+    }
+    const take = async (id: number, status: 'open' | 'closed') => {
+      const res = await (await p.as(p.a.attendant)).put(`/tickets/${id}`, { status })
+      expect(res.status).toBe(200)
+    }
+    // The 21st: the attendant closes one ticket and keeps another open, into the next day.
+    const closed = pending()
+    const kept = pending()
+    p.clock.advance(10 * MIN)
+    await take(closed.id, 'open')
+    await take(kept.id, 'open')
+    p.clock.advance(20 * MIN)
+    await take(closed.id, 'closed')
+    p.clock.advance(24 * 60 * MIN) // the 22nd
+    const viewer = await p.as(p.a.admin)
+    const figures = async (from: string, to: string) => {
+      const res = await viewer.get(`/dashboard?date_from=${from}&date_to=${to}`)
+      expect(res.status).toBe(200)
+      const mine = res.body.attendants.find((a: { id: number }) => a.id === p.a.attendantId)
+      return { tickets: mine.tickets, openCount: mine.openCount, closeCount: mine.closeCount }
+    }
+    expect(await figures('2026-11-21', '2026-11-21')).toEqual({ tickets: 1, openCount: 0, closeCount: 1 })
+    expect(await figures('2026-11-01', '2026-11-20')).toEqual({ tickets: 0, openCount: 0, closeCount: 0 })
+    expect(await figures('2026-11-22', '2026-11-22')).toEqual({ tickets: 1, openCount: 1, closeCount: 0 })
+    expect(await figures('2026-11-21', '2026-11-22')).toEqual({ tickets: 2, openCount: 1, closeCount: 1 })
+    expect(await figures('2026-11-23', '2026-11-30')).toEqual({ tickets: 0, openCount: 0, closeCount: 0 })
+    // The counters "in service" and "waiting" are now, whatever the range (the spec's cards).
+    const past = (await viewer.get('/dashboard?date_from=2026-11-21&date_to=2026-11-21')).body.counters
+    expect(past).toMatchObject({ supportHappening: 1, supportPending: 0, supportFinished: 1 })
+  })
+})

@@ -9,7 +9,9 @@
  *   held it). Averages are sums of exact milliseconds divided by counts, so they are exact.
  * - `message_counts` (triggers on `messages`): messages per quarter of an hour and direction.
  * - `user_ratings`: the customers' 0-10 answers to the rating question (chatbot/ratings.ts), by attendant.
- * - `ticket_counts` (triggers on `tickets`): how many tickets are open and pending now, by user.
+ * - `ticket_counts` (triggers on `tickets`): how many tickets are open and pending now, by user. The counters
+ *   "in service" and "waiting" are always now; an attendant's open tickets count only when the range contains
+ *   now (a range that ended before today knows nothing of what is open now, so its `tickets` are its closes).
  * A range is whole days of the company's time zone; a quarter-hour bucket never straddles a local midnight, so
  * summing buckets is exact. Group and imported tickets are left out of the ticket figures.
  *
@@ -204,12 +206,14 @@ export function getDashboard(ctx: Ctx, query: DashboardQuery): DashboardData {
   let open = 0
   let pending = 0
   const openByUser = new Map<number, number>()
+  const now = ctx.clock.now()
+  const rangeHasNow = range.from <= now && now < range.to
   for (const row of stmt<{ status: string; userId: number; n: number }, [number]>(sqlite, NOW_SQL).all(
     companyId,
   )) {
     if (row.status === 'open') {
       open += row.n
-      openByUser.set(row.userId, (openByUser.get(row.userId) ?? 0) + row.n)
+      if (rangeHasNow) openByUser.set(row.userId, (openByUser.get(row.userId) ?? 0) + row.n)
     } else pending += row.n
   }
 

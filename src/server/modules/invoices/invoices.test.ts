@@ -1,4 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { companies, invoices, plans } from '../../db/schema'
 import { createHarness, type Harness } from '../../test/harness'
@@ -257,4 +259,40 @@ test('the job fires hourly on the injected clock', () => {
   h.clock.advance(HOUR)
   expect(invoicesOf(h.a.id)).toHaveLength(1)
   job.stop()
+})
+
+test('the migration voids the stale open invoices an older version left, then allows one open invoice', () => {
+  const folder = join(import.meta.dir, '../../../../migrations')
+  const file = readdirSync(folder).find((f) => f.endsWith('_invoices_one_open.sql'))!
+  const statements = readFileSync(join(folder, file), 'utf8').split('--> statement-breakpoint')
+  h.deps.sqlite.run('DROP INDEX invoices_one_open')
+  // What the old code left: an edit of the due date kept the first period's invoice open beside the new one.
+  const issued = (companyId: number, dueDate: string) =>
+    h.db
+      .insert(invoices)
+      .values({
+        companyId,
+        dueDate,
+        detail: 'Plano Padrão — mensal',
+        valueCents: 9990,
+        txid: `T${companyId}${dueDate.replaceAll('-', '')}`,
+        planName: 'Plano Padrão',
+        planValueCents: 9990,
+        recurrence: 'MENSAL',
+        createdAt: 0,
+        updatedAt: 0,
+      })
+      .run()
+  issued(h.a.id, '2026-11-25')
+  issued(h.a.id, '2026-11-28')
+  setDue(h.a.id, '2026-11-28')
+  issued(h.b.id, '2026-11-26')
+  setDue(h.b.id, null)
+  expect(invoicesOf(h.a.id).map((i) => i.status)).toEqual(['open', 'open'])
+  for (const statement of statements) h.deps.sqlite.run(statement)
+  expect(invoicesOf(h.a.id).map((i) => [i.dueDate, i.status])).toEqual([
+    ['2026-11-25', 'void'],
+    ['2026-11-28', 'open'],
+  ])
+  expect(invoicesOf(h.b.id).map((i) => i.status)).toEqual(['void'])
 })

@@ -12,7 +12,15 @@
  * Value: the plan's monthly value times the recurrence's months; detail 'Plano X — mensal'; the plan is kept on
  * the invoice as it was then.
  *
- * Paying (`markInvoicePaid`), in one transaction: the invoice becomes paid; the company's due date moves forward
+ * One open invoice at most: the same call first voids every open invoice of another due date than the company's
+ * (edited, extended by '+ Vencimento', or emptied since), in the caller's transaction, so a company never has
+ * two open invoices (the partial unique index `invoices_one_open` holds it) and a stale one can never be paid.
+ * Moving the due date back to a period whose invoice was voided opens that invoice again, at today's plan.
+ *
+ * Paying (`markInvoicePaid`), in one transaction: only the open invoice of the company's current due date can be
+ * paid; a void one (or any other) is refused with 409 ERR_INVOICE_VOID and logged, extending nothing, so money
+ * received for it is found in the log and refunded or settled by hand. The invoice becomes paid; the company's
+ * due date moves forward
  * by the invoice's recurrence FROM THE CURRENT DUE DATE (paying early loses no day, paying late does not shift
  * the billing day), except when that is still before today (a company months behind): then from today; the
  * company's status is left as it is; the next period's invoice is issued at once if it already falls within
@@ -20,7 +28,7 @@
  * company and `company-{id}-invoice` to its admins. An invoice already paid changes nothing (a payment seen
  * twice extends once).
  */
-import { and, eq } from 'drizzle-orm'
+import { and, eq, ne, sql } from 'drizzle-orm'
 import { AppError } from '../../../shared/errors'
 import { INVOICE_LEAD_DAYS, type InvoiceDto, type InvoicesPage } from '../../../shared/invoices'
 import { addRecurrence, RECURRENCE_MONTHS, type Recurrence } from '../../../shared/plans'
@@ -107,9 +115,32 @@ function publishInvoice(events: EventBuffer | undefined, row: InvoiceRow, action
 }
 
 /**
- * Issues the invoice of the company's current due date when it is due for one (see the top of this file), inside
- * the caller's transaction; null when none is due or it exists already. Companies' service calls it after a
- * company is created or its due date changes, the job's sweep for everyone.
+ * Voids the company's open invoices of any other due date than `dueDate` (all of them when it has none): what
+ * keeps a company at one open invoice, and a stale invoice from being paid after its due date changed.
+ */
+function voidStaleInvoices(
+  tx: DB,
+  companyId: number,
+  dueDate: string | null,
+  now: number,
+  events?: EventBuffer,
+) {
+  const stale = and(eq(invoices.companyId, companyId), eq(invoices.status, 'open'))
+  const voided = tx
+    .update(invoices)
+    .set({ status: 'void', updatedAt: now })
+    .where(dueDate ? and(stale, ne(invoices.dueDate, dueDate)) : stale)
+    .returning()
+    .all()
+  for (const row of voided) publishInvoice(events, row, 'update')
+}
+
+/**
+ * Brings the company's invoices in line with its current due date (see the top of this file), inside the
+ * caller's transaction: voids the open invoices of other due dates, then issues the invoice of the current one
+ * when it is due for one (or opens it again if it was voided); answers that invoice when it was issued or opened
+ * now, null otherwise. Companies' service calls it after a company is created or its due date changes (edit,
+ * '+ Vencimento'), the payment after it extends, the job's sweep for everyone.
  */
 export function ensureCompanyInvoice(
   tx: DB,
@@ -118,29 +149,34 @@ export function ensureCompanyInvoice(
   events?: EventBuffer,
 ): InvoiceRow | null {
   const company = stmt<BillingRow, [number]>(sqliteOf(tx), BILLING_SQL).get(companyId)
-  if (!company?.status || company.isPlatform || company.planValueCents <= 0) return null
-  if (!company.dueDate || !DATE.test(company.dueDate) || company.dueDate > invoiceWindowEnd(now)) return null
+  if (!company) return null
+  const dueDate = company.dueDate && DATE.test(company.dueDate) ? company.dueDate : null
+  voidStaleInvoices(tx, companyId, dueDate, now, events)
+  if (!company.status || company.isPlatform || company.planValueCents <= 0) return null
+  if (!dueDate || dueDate > invoiceWindowEnd(now)) return null
   const months = RECURRENCE_MONTHS[company.recurrence] ?? 1
+  const issued = {
+    detail: invoiceDetail(company.planName, company.recurrence),
+    valueCents: company.planValueCents * months,
+    status: 'open' as const,
+    planId: company.planId,
+    planName: company.planName,
+    planValueCents: company.planValueCents,
+    recurrence: company.recurrence,
+    updatedAt: now,
+  }
   const row = tx
     .insert(invoices)
-    .values({
-      companyId,
-      detail: invoiceDetail(company.planName, company.recurrence),
-      valueCents: company.planValueCents * months,
-      dueDate: company.dueDate,
-      status: 'open',
-      txid: invoiceTxid(companyId, company.dueDate),
-      planId: company.planId,
-      planName: company.planName,
-      planValueCents: company.planValueCents,
-      recurrence: company.recurrence,
-      createdAt: now,
-      updatedAt: now,
+    .values({ ...issued, companyId, dueDate, txid: invoiceTxid(companyId, dueDate), createdAt: now })
+    .onConflictDoUpdate({
+      target: [invoices.companyId, invoices.dueDate],
+      set: issued,
+      // A paid (or still open) invoice of this period stays as it is: only a voided one opens again.
+      setWhere: sql`${invoices.status} = 'void'`,
     })
-    .onConflictDoNothing()
     .returning()
     .get()
-  if (row) publishInvoice(events, row, 'create')
+  if (row) publishInvoice(events, row, row.createdAt === now ? 'create' : 'update')
   return row ?? null
 }
 
@@ -151,7 +187,8 @@ export function companiesDueForInvoice(deps: Pick<Deps, 'sqlite'>, now: number):
     `SELECT c.id FROM companies c JOIN plans p ON p.id = c.plan_id
       WHERE c.status = 1 AND c.due_date IS NOT NULL AND c.due_date <= ? AND p.value_cents > 0
         AND NOT EXISTS (SELECT 1 FROM users u WHERE u.company_id = c.id AND u.super = 1)
-        AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.company_id = c.id AND i.due_date = c.due_date)
+        AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.company_id = c.id AND i.due_date = c.due_date
+                          AND i.status <> 'void')
       ORDER BY c.id`,
   )
     .all(invoiceWindowEnd(now))
@@ -238,7 +275,7 @@ export function listAllInvoices(
   const rows = stmt<RawInvoice, [{ term: string | null; limit: number; offset: number }]>(
     ctx.sqlite,
     `SELECT ${COLUMNS}, c.name AS companyName FROM invoices i JOIN companies c ON c.id = i.company_id
-      WHERE ${ALL_SEARCH} ORDER BY i.status = 'paid', i.due_date DESC, i.id DESC LIMIT $limit OFFSET $offset`,
+      WHERE ${ALL_SEARCH} ORDER BY i.status <> 'open', i.due_date DESC, i.id DESC LIMIT $limit OFFSET $offset`,
   ).all({ term, limit: at.limit, offset: at.offset })
   const page = pageOf(rows, at)
   return {
@@ -282,7 +319,8 @@ export type PaidResult = { invoice: InvoiceDto; extended: boolean; dueDate: stri
 
 /**
  * Marks an invoice paid and extends the company (see the top of this file). `amountCents`, when given (the
- * webhook), must be the invoice's value. An invoice already paid answers as it is, extending nothing.
+ * webhook), must be the invoice's value. An invoice already paid answers as it is, extending nothing; a void one
+ * (or an open one that no longer pays the company's due date) is refused with ERR_INVOICE_VOID and logged.
  */
 export function markInvoicePaid(
   deps: Deps,
@@ -299,6 +337,20 @@ export function markInvoicePaid(
     const company = tx.select().from(companies).where(eq(companies.id, row.companyId)).get()
     if (row.status === 'paid' || !company) {
       return { invoice: toInvoiceDto(row), extended: false, dueDate: company?.dueDate ?? null }
+    }
+    if (row.status !== 'open' || row.dueDate !== company.dueDate) {
+      deps.log.warn('payment refused: the invoice is void (its due date is no longer the company’s)', {
+        invoiceId: row.id,
+        companyId: row.companyId,
+        invoiceDueDate: row.dueDate,
+        companyDueDate: company.dueDate,
+        via: payment.via,
+        amountCents: payment.amountCents ?? row.valueCents,
+      })
+      throw new AppError('ERR_INVOICE_VOID', 'This invoice was cancelled and cannot be paid', {
+        invoiceId: row.id,
+        dueDate: company.dueDate,
+      })
     }
     const now = deps.clock.now()
     const today = isoDate(now)

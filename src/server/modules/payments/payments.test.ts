@@ -249,3 +249,100 @@ describe('subscription and checkout', () => {
     expect(paid.body.error).toBe('ERR_INVOICE_NOT_OPEN')
   })
 })
+
+describe('a changed due date leaves one payable invoice (issue 18, item 11)', () => {
+  /** Records the warnings the server logs (the refused payments must be found there). */
+  function recordWarnings() {
+    const warnings: { message: string; fields?: Record<string, unknown> }[] = []
+    h.deps.log = { ...h.deps.log, warn: (message, fields) => warnings.push({ message, fields }) }
+    return warnings
+  }
+  const invoicesOfA = () =>
+    h.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.companyId, h.a.id))
+      .orderBy(invoices.dueDate)
+      .all()
+      .map((i) => [i.dueDate, i.status])
+
+  test('edit the due date, then pay the stale invoice: refused and logged; the new one extends once, replays included', async () => {
+    const warnings = recordWarnings()
+    const root = await h.as(h.superAdmin.email)
+    expect((await root.put(`/companies/${h.a.id}`, { dueDate: '2026-11-28' })).status).toBe(200)
+    expect(invoicesOfA()).toEqual([
+      ['2026-11-25', 'void'],
+      ['2026-11-28', 'open'],
+    ])
+    const events = h.recordEvents()
+    for (let i = 0; i < 2; i++) {
+      const stale = await webhook(notice())
+      expect(stale.status).toBe(409)
+      expect(stale.body.error).toBe('ERR_INVOICE_VOID')
+    }
+    const bySuper = await root.put(`/invoices/${invoiceId}`, { status: 'paid' })
+    expect(bySuper.status).toBe(409)
+    expect(bySuper.body.error).toBe('ERR_INVOICE_VOID')
+    expect(dueOf(h.a.id)).toBe('2026-11-28')
+    expect(events.filter((e) => e.event === `company-${h.a.id}-payment`)).toHaveLength(0)
+    expect(warnings.filter((w) => w.fields?.invoiceId === invoiceId)).toHaveLength(3)
+
+    const current = h.db.select().from(invoices).where(eq(invoices.dueDate, '2026-11-28')).get()!
+    const paid = await webhook(notice(current.id))
+    expect(paid.body).toMatchObject({ extended: true, company: { dueDate: '2026-12-28' } })
+    const replay = await webhook(notice(current.id))
+    expect(replay.status).toBe(200)
+    expect(replay.body.extended).toBe(false)
+    expect((await root.put(`/invoices/${current.id}`, { status: 'paid' })).status).toBe(200)
+    expect((await webhook(notice())).status).toBe(409)
+    expect(dueOf(h.a.id)).toBe('2026-12-28')
+    expect(events.filter((e) => e.event === `company-${h.a.id}-payment`)).toHaveLength(1)
+  })
+
+  test("'+ Vencimento' voids the open invoice: paying it afterwards extends nothing", async () => {
+    const root = await h.as(h.superAdmin.email)
+    expect((await root.post(`/companies/${h.a.id}/extend`)).body.dueDate).toBe('2026-12-25')
+    expect(invoicesOfA()).toEqual([['2026-11-25', 'void']]) // the next one comes 10 days before 2026-12-25
+    const res = await webhook(notice())
+    expect(res.status).toBe(409)
+    expect(res.body.error).toBe('ERR_INVOICE_VOID')
+    expect(dueOf(h.a.id)).toBe('2026-12-25')
+    const admin = await h.as(h.a.admin)
+    h.deps.env = { ...h.deps.env, ...PIX_ENV }
+    const checkout = await admin.post('/subscription', {
+      firstName: 'Ana',
+      address2: 'Rua 1',
+      city: 'Recife',
+      zipcode: '50000-000',
+      country: 'BR',
+      invoiceId,
+    })
+    expect(checkout.status).toBe(409)
+    expect(checkout.body.error).toBe('ERR_INVOICE_VOID')
+    expect((await admin.get('/subscription')).body.openInvoice).toBeNull()
+  })
+
+  test('a company never has two open invoices; going back to a voided period opens its invoice again', async () => {
+    const root = await h.as(h.superAdmin.email)
+    for (const dueDate of ['2026-11-27', '2026-11-29', '2026-11-23']) {
+      await root.put(`/companies/${h.a.id}`, { dueDate })
+      const open = invoicesOfA().filter(([, status]) => status === 'open')
+      expect(open).toEqual([[dueDate, 'open']])
+    }
+    await root.put(`/companies/${h.a.id}`, { dueDate: '2026-11-25' })
+    expect(invoicesOfA().filter(([, status]) => status === 'open')).toEqual([['2026-11-25', 'open']])
+    expect(invoiceRow(invoiceId)?.status).toBe('open') // the same invoice (and Pix txid) as before
+    await root.put(`/companies/${h.a.id}`, { dueDate: null })
+    expect(invoicesOfA().filter(([, status]) => status === 'open')).toEqual([])
+    await root.put(`/companies/${h.a.id}`, { dueDate: '2026-11-25' })
+    // The database refuses a second open invoice whatever path would write it.
+    const { id: _id, ...copy } = invoiceRow(invoiceId)!
+    expect(() =>
+      h.db
+        .insert(invoices)
+        .values({ ...copy, dueDate: '2026-11-26', txid: 'BLCOTHER' })
+        .run(),
+    ).toThrow(/UNIQUE/)
+    expect((await webhook(notice())).body.extended).toBe(true)
+  })
+})

@@ -14,13 +14,15 @@
  * 503 ERR_PAYMENT_WEBHOOK_NOT_CONFIGURED. The signature is checked over the raw bytes, before the body is
  * parsed, with a constant-time comparison: missing or wrong (or a body changed after signing) is 401
  * ERR_INVALID_SIGNATURE and nothing changes. Then: an unknown invoice 404, an amount that is not the invoice's
- * value 409 ERR_INVOICE_AMOUNT_MISMATCH, otherwise 200 and the invoice is paid and the company extended once
- * (the same notice again answers 200 with `extended: false`).
+ * value 409 ERR_INVOICE_AMOUNT_MISMATCH, a void invoice (its due date was edited or extended since) 409
+ * ERR_INVOICE_VOID, logged, extending nothing; otherwise 200 and the invoice is paid and the company extended
+ * once (the same notice again answers 200 with `extended: false`).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { AppError } from '../../../shared/errors'
 import type { CheckoutResponse, SubscriptionDto } from '../../../shared/invoices'
 import { buildBrCode, formatPixAmount } from '../../../shared/pix'
+import { answeredDueDate } from '../../../shared/plans'
 import type { CheckoutInput, PaymentWebhookInput } from '../../../shared/schemas/invoices'
 import type { Ctx, Deps } from '../../context'
 import { userActor } from '../../context'
@@ -65,7 +67,7 @@ export function getSubscription(ctx: Ctx): SubscriptionDto {
       id: row.id,
       name: row.name,
       email: row.email,
-      dueDate: row.dueDate,
+      dueDate: answeredDueDate(row.dueDate),
       trialExpiration: row.trialExpiration,
       recurrence: row.recurrence,
     },
@@ -82,6 +84,8 @@ export function getSubscription(ctx: Ctx): SubscriptionDto {
 export function checkout(ctx: Ctx, input: CheckoutInput): CheckoutResponse {
   const actor = userActor(ctx)
   const invoice = getInvoiceInCompany(ctx.db, actor.companyId, input.invoiceId)
+  if (invoice.status === 'void')
+    throw new AppError('ERR_INVOICE_VOID', 'This invoice was cancelled and cannot be paid')
   if (invoice.status !== 'open') throw new AppError('ERR_INVOICE_NOT_OPEN', 'This invoice is already paid')
   const receiver = pixReceiver(ctx)
   if (!receiver) {
@@ -147,7 +151,7 @@ export function amountCents(amount: string): number {
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'))
 }
 
-/** A verified payment notice: pays the invoice (404 unknown, 409 wrong amount; paid already: no change). */
+/** A verified payment notice: pays the invoice (404 unknown, 409 wrong amount or void; paid already: no change). */
 export function confirmPayment(deps: Deps, input: PaymentWebhookInput) {
   const result = markInvoicePaid(deps, input.invoiceId, {
     via: 'webhook',
@@ -157,6 +161,6 @@ export function confirmPayment(deps: Deps, input: PaymentWebhookInput) {
     ok: true,
     extended: result.extended,
     invoice: { id: result.invoice.id, status: result.invoice.status },
-    company: { id: result.invoice.companyId, dueDate: result.dueDate },
+    company: { id: result.invoice.companyId, dueDate: answeredDueDate(result.dueDate) },
   }
 }

@@ -17,6 +17,7 @@ import {
 import { Trans, useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
 import { isAdmin } from '../../../shared/permissions'
+import { realDueDate } from '../../../shared/plans'
 import { liveReconnecting } from '../../api/live'
 import { changeLanguage, currentLanguage, LANGUAGES } from '../../i18n'
 import { formatDueDate } from '../../lib/dates'
@@ -51,7 +52,7 @@ export function TopBar({
   if (!user) return null
   const dark = theme.value === 'dark'
   const lang = currentLanguage()
-  const due = user.company?.dueDate
+  const due = realDueDate(user.company?.dueDate) // none: never expires, nothing to show
   // Phones: the menu is behind this button, so the button carries the menu's badge (no delay of its own).
   const badge = phone && anyMenuBadge.value
   const badgeLabel = badge
@@ -106,7 +107,8 @@ export function TopBar({
           </Badge>
         )}
         {isAdmin(user) && due && (
-          <Badge tone="neutral" className="hidden tnum md:inline-flex">
+          // max-md:hidden, not `hidden md:inline-flex`: the Badge's own inline-flex would win over a plain hidden.
+          <Badge tone="neutral" className="tnum max-md:hidden">
             {t('shell.activeUntil', { date: formatDueDate(due) })}
           </Badge>
         )}

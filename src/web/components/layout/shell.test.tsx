@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { act, render, screen, within } from '@testing-library/react'
+import { NO_DUE_DATE } from '../../../shared/plans'
 import { defaultSettings } from '../../../shared/settings'
 import { stopLive } from '../../api/live'
 import { makeConnection } from '../../pages/connections/fixtures'
@@ -88,6 +89,17 @@ describe('top bar', () => {
     expect(screen.getByTestId('greeting')).toHaveTextContent(
       '¡Hola, Ana Admin! Te damos la bienvenida a Loja Azul',
     )
+  })
+
+  test("'Ativo até' shows a company's due date, and nothing for one that never expires (answered 2999-12-31)", () => {
+    mockFetch({})
+    signIn(makeUser({ company: { ...makeUser().company, dueDate: '2027-03-10' } }))
+    const { unmount } = renderAt('/tickets')
+    expect(screen.getAllByText('Ativo até 10/03/2027').length).toBeGreaterThan(0)
+    unmount()
+    signIn(makeUser({ company: { ...makeUser().company, dueDate: NO_DUE_DATE } }))
+    renderAt('/tickets')
+    expect(screen.queryByText(/Ativo até/)).toBeNull()
   })
 
   test('toasts start below the top bar, never over it', () => {

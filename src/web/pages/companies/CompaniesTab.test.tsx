@@ -2,9 +2,10 @@ import { afterEach, describe, expect, setSystemTime, test } from 'bun:test'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { CompanyDto, PlanDto } from '../../../shared/api'
-import { PLAN_FLAGS } from '../../../shared/plans'
+import { NO_DUE_DATE, PLAN_FLAGS } from '../../../shared/plans'
 import { defaultSettings } from '../../../shared/settings'
 import { type Call, livePageSuite, mockFetch, renderAt } from '../../test/utils'
+import { formOfCompany } from './CompanyDialog'
 import { companyDueDays, dueTone } from './companiesList'
 
 /** The fixed "today" of these tests (local time): 10 March 2026. */
@@ -100,6 +101,12 @@ describe('dueTone (spec: exactly 5 yellow, -3 to 4 orange, exactly -4 red)', () 
     expect(companyDueDays({ dueDate: '2026-03-15' }, new Date(2026, 2, 10, 0, 1))).toBe(5)
     expect(companyDueDays({ dueDate: '2026-03-15' }, new Date(2026, 2, 10, 23, 59))).toBe(5)
     expect(companyDueDays({ dueDate: null })).toBeNull()
+  })
+
+  test('the API\'s far-ahead date for "no due date" reads as none: no days, an empty field in the dialog', () => {
+    expect(companyDueDays({ dueDate: NO_DUE_DATE })).toBeNull()
+    const none = { id: 7, name: 'Matriz', dueDate: NO_DUE_DATE, recurrence: 'MENSAL' } as CompanyDto
+    expect(formOfCompany(none).dueDate).toBe('')
   })
 })
 

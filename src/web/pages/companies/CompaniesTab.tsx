@@ -3,7 +3,7 @@ import { Building2, ListTree, Smartphone, Users } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { CompanyDto, PlanDto } from '../../../shared/api'
-import type { PlanLimit } from '../../../shared/plans'
+import { type PlanLimit, realDueDate } from '../../../shared/plans'
 import { ApiError, api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import { LiveListTab } from '../../components/LiveTableCard'
@@ -166,7 +166,7 @@ export function CompaniesTab() {
       onEdit={() => crud.openEdit(company.id)}
       onDelete={isPlatform(company) ? undefined : () => crud.askDelete(company)}
     >
-      {company.dueDate && (
+      {realDueDate(company.dueDate) && (
         <Button
           size="sm"
           variant="secondary"
@@ -214,7 +214,7 @@ export function CompaniesTab() {
   const dueCell = (company: CompanyDto) => (
     <div className="space-y-1 whitespace-nowrap">
       <div className="text-sm">
-        {company.dueDate && <span className="tnum">{formatDueDate(company.dueDate)} · </span>}
+        {realDueDate(company.dueDate) && <span className="tnum">{formatDueDate(company.dueDate)} · </span>}
         <span className="text-muted">{t(`companies.recurrences.${company.recurrence}`)}</span>
       </div>
       <DueBadge company={company} />
@@ -257,7 +257,7 @@ export function CompaniesTab() {
         <PlanUsage company={company} plan={planOf(company)} />
       </div>
       <div className="flex flex-wrap items-center gap-2">
-        {company.dueDate && (
+        {realDueDate(company.dueDate) && (
           <span className="text-sm tnum">
             {t('companies.dueDate')}: {formatDueDate(company.dueDate)}
           </span>

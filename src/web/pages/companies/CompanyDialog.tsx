@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { CompanyDto } from '../../../shared/api'
-import { RECURRENCES, type Recurrence } from '../../../shared/plans'
+import { RECURRENCES, type Recurrence, realDueDate } from '../../../shared/plans'
 import { createCompanyBody, updateCompanyBody } from '../../../shared/schemas/companies'
 import { ApiError, api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
@@ -54,7 +54,7 @@ export function formOfCompany(company: CompanyDto): CompanyForm {
     phone: company.phone ?? '',
     planId: company.planId,
     status: company.status,
-    dueDate: company.dueDate ?? '',
+    dueDate: realDueDate(company.dueDate) ?? '',
     recurrence: company.recurrence,
     document: company.document ?? '',
   }

@@ -4,6 +4,7 @@
  * reconnect), and the tabs apply their own saves, extensions and deletes.
  */
 import type { CompanyDto, Paged, PlanDto } from '../../../shared/api'
+import { realDueDate } from '../../../shared/plans'
 import { api } from '../../api/client'
 import { daysUntil } from '../../lib/dates'
 import { defineLiveList } from '../../state/liveList'
@@ -65,7 +66,8 @@ export function dueTone(days: number | null): DueTone | null {
 
 /** Days from today to the company's due date; null when it has none. */
 export function companyDueDays(company: Pick<CompanyDto, 'dueDate'>, now: Date = new Date()): number | null {
-  return company.dueDate ? daysUntil(company.dueDate, now) : null
+  const dueDate = realDueDate(company.dueDate)
+  return dueDate ? daysUntil(dueDate, now) : null
 }
 
 /** Subtle tints that read on both themes (translucent over the surface), for rows and cards. */

@@ -115,7 +115,8 @@ describe('DashboardPage (admin)', () => {
     const inService = await screen.findByTestId('card-in-service', {}, LOAD)
     expect(inService).toHaveTextContent('Em atendimento3')
     expect(screen.getByTestId('card-waiting')).toHaveTextContent('5')
-    expect(screen.getByTestId('card-online')).toHaveTextContent('1de 2')
+    // Who is signed in now, whatever the range: the card says so.
+    expect(screen.getByTestId('card-online')).toHaveTextContent('Atendentes online agora1de 2')
     expect(screen.getByTestId('card-finished')).toHaveTextContent('42')
     expect(screen.getByTestId('card-sent')).toHaveTextContent('1.234')
     expect(screen.getByTestId('card-received')).toHaveTextContent('567')

@@ -39,6 +39,7 @@ const ROWS = [
   invoice(3, { dueDate: plusDays(5) }),
   invoice(2, { dueDate: plusDays(-3), detail: 'Plano Ouro — atrasada' }),
   invoice(1, { dueDate: plusDays(-33), status: 'paid', paidAt: '2026-10-20T10:00:00.000Z' }),
+  invoice(4, { dueDate: plusDays(-2), status: 'void', detail: 'Plano Ouro — cancelada' }),
 ]
 
 /** A real BR Code (the Pix manual's static example). */
@@ -84,7 +85,13 @@ describe('FinanceiroPage', () => {
     expect(within(open).getByRole('button', { name: 'PAGAR' })).toBeInTheDocument()
     expect(within(overdue).getByRole('button', { name: 'PAGAR' })).toBeInTheDocument()
     expect(within(paid).queryByRole('button', { name: 'PAGAR' })).toBeNull()
-    expect(screen.getByText('3 faturas')).toBeInTheDocument()
+    // A void invoice (the company's due date changed since) cannot be paid, and is not overdue either.
+    const cancelled = rowOf(table, 4)
+    expect(within(cancelled).getByText('Cancelada')).toBeInTheDocument()
+    expect(within(cancelled).queryByText('Vencido')).toBeNull()
+    expect(cancelled.className).not.toContain('bg-danger-soft')
+    expect(within(cancelled).queryByRole('button', { name: 'PAGAR' })).toBeNull()
+    expect(screen.getByText('4 faturas')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Financeiro' })).toHaveAttribute('href', '/financeiro')
     expect(screen.getByRole('link', { name: 'Assinatura' })).toHaveAttribute('href', '/subscription')
   })

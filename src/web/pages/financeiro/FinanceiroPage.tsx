@@ -28,7 +28,7 @@ export function localToday(now = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
 }
 
-const STATUS_TONE = { paid: 'success', overdue: 'danger', open: 'warning' } as const
+const STATUS_TONE = { paid: 'success', overdue: 'danger', open: 'warning', void: 'neutral' } as const
 
 export function InvoiceStatus({ invoice, today }: { invoice: InvoiceDto; today: string }) {
   const { t } = useTranslation()
@@ -38,7 +38,8 @@ export function InvoiceStatus({ invoice, today }: { invoice: InvoiceDto; today: 
 
 /**
  * The invoices screen (spec 3, /financeiro): Id, Details, Value, Due date, Status (Pago; Vencido with a reddish
- * row; Em Aberto) and PAY for every unpaid invoice, which opens the checkout. Search and infinite scroll; live by
+ * row; Em Aberto; Cancelada for a void one, whose due date the company no longer has) and PAY for every open
+ * invoice, which opens the checkout. Search and infinite scroll; live by
  * `company-{id}-invoice`. The super user sees every company's invoices instead, and marks one paid (which extends
  * the company as a confirmed payment does).
  */
@@ -66,7 +67,7 @@ export function FinanceiroPage() {
   }
 
   const action = (invoice: InvoiceDto) => {
-    if (invoice.status === 'paid') return null
+    if (invoice.status !== 'open') return null // paid, or void (its due date changed): nothing to pay
     return isSuper ? (
       <Button
         size="sm"

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
 import type { SubscriptionDto } from '../../../shared/invoices'
+import { realDueDate } from '../../../shared/plans'
 import { api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import { Card, Page } from '../../components/layout/Page'
@@ -110,7 +111,7 @@ export function SubscriptionPage() {
                 : '—'}
             </Fact>
             <Fact icon={<CalendarClock />} label={t('billing.subscription.dueDate')}>
-              {data.company.dueDate
+              {realDueDate(data.company.dueDate)
                 ? formatDueDate(data.company.dueDate)
                 : t('billing.subscription.noDueDate')}
               {' · '}
