@@ -1,5 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { createHarness, PASSWORD } from '../../test/harness'
+import { REFRESH_GRACE_MS } from './service'
+
+/** The refresh cookie an answer set, as a request's `cookie` header. */
+const cookieOf = (res: { headers: Headers }) => (res.headers.get('set-cookie') ?? '').split(';')[0]!
 
 describe('POST /auth/login', () => {
   test('answers a token and the session user with company, settings, plan and queues', async () => {
@@ -136,9 +140,61 @@ describe('tokens', () => {
     expect((await h.call('GET', '/auth/me', { token: refreshed.body.token })).status).toBe(200)
     const rotated = (refreshed.headers.get('set-cookie') ?? '').split(';')[0]!
     expect(rotated).not.toBe(cookie)
-    // The old refresh token was replaced: it no longer works.
+    // The old refresh token was replaced: past the grace it no longer works.
+    h.clock.advance(REFRESH_GRACE_MS + 1)
     expect((await h.call('POST', '/auth/refresh_token', { headers: { cookie } })).status).toBe(401)
     expect((await h.call('POST', '/auth/refresh_token')).status).toBe(401)
+  })
+
+  test('a replaced refresh token used again after 31 s ends the session: the current token stops working too', async () => {
+    const h = await createHarness()
+    const login = await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: PASSWORD } })
+    const stolen = cookieOf(login)
+    h.clock.advance(20 * 60 * 1000)
+    const refreshed = await h.call('POST', '/auth/refresh_token', { headers: { cookie: stolen } })
+    expect(refreshed.status).toBe(200)
+    const current = cookieOf(refreshed)
+    h.clock.advance(31 * 1000)
+    const replay = await h.call('POST', '/auth/refresh_token', { headers: { cookie: stolen } })
+    expect(replay.status).toBe(401)
+    expect(replay.body.error).toBe('ERR_INVALID_TOKEN')
+    // Both holders are signed out: the rotated cookie and the access token it gave no longer work.
+    expect((await h.call('POST', '/auth/refresh_token', { headers: { cookie: current } })).status).toBe(401)
+    expect((await h.call('GET', '/auth/me', { token: refreshed.body.token })).status).toBe(401)
+  })
+
+  test('the thief refreshing first: the owner`s later refresh with the same token ends the thief`s session', async () => {
+    const h = await createHarness()
+    const login = await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: PASSWORD } })
+    const copy = cookieOf(login)
+    const thief = await h.call('POST', '/auth/refresh_token', { headers: { cookie: copy } })
+    expect(thief.status).toBe(200)
+    h.clock.advance(10 * 60 * 1000)
+    expect((await h.call('POST', '/auth/refresh_token', { headers: { cookie: copy } })).status).toBe(401)
+    expect((await h.call('GET', '/auth/me', { token: thief.body.token })).status).toBe(401)
+    expect(
+      (await h.call('POST', '/auth/refresh_token', { headers: { cookie: cookieOf(thief) } })).status,
+    ).toBe(401)
+  })
+
+  test('within the grace, another tab refreshing with the just-replaced token gets the current session', async () => {
+    const h = await createHarness()
+    const login = await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: PASSWORD } })
+    const shared = cookieOf(login)
+    h.clock.advance(20 * 60 * 1000)
+    const first = await h.call('POST', '/auth/refresh_token', { headers: { cookie: shared } })
+    expect(first.status).toBe(200)
+    h.clock.advance(REFRESH_GRACE_MS)
+    const second = await h.call('POST', '/auth/refresh_token', { headers: { cookie: shared } })
+    expect(second.status).toBe(200)
+    expect(second.body.user.id).toBe(h.a.adminId)
+    // It leaves the browser's cookie (set by the first tab) as it is.
+    expect(second.headers.get('set-cookie')).toBeNull()
+    expect((await h.call('GET', '/auth/me', { token: second.body.token })).status).toBe(200)
+    // The session goes on with the rotated cookie.
+    const next = await h.call('POST', '/auth/refresh_token', { headers: { cookie: cookieOf(first) } })
+    expect(next.status).toBe(200)
+    expect((await h.call('GET', '/auth/me', { token: first.body.token })).status).toBe(200)
   })
 
   test('logout ends the session: the access token and the refresh cookie stop working', async () => {
