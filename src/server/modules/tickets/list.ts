@@ -30,11 +30,6 @@ import type { ListTicketsQuery, TicketCountsQuery } from '../../../shared/schema
 import type { Ctx } from '../../context'
 import { type PageWindow, pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
-<<<<<<< Updated upstream
-=======
-import type { NumberVisibility } from '../contacts/mask'
-import { companyTimeZone } from '../settings/service'
->>>>>>> Stashed changes
 import { type ActorScope, actorScope } from './access'
 import {
   BY_IDS_SQL,
@@ -154,32 +149,11 @@ function phrase(term: string) {
 
 const PHONE_LIKE = /^[\d\s()+\-.]+$/
 
-/**
- * For a reader who may not see numbers, a number typed in the search: it matches only the part of a number they
- * see (all but its last four digits, as on the contacts page, contacts/search.ts) and the names that are not
- * made of digits alone (such a name may be the number: contacts/mask.ts), so no search tells a hidden digit.
- */
-function maskedNumberSearch(companyId: number, term: string, digits: string, out: Filter): string {
-  const named = `t.contact_id IN (SELECT id FROM contacts WHERE id IN
-      (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?) AND name GLOB '*[^0-9 ()+.-]*')`
-  if (digits.length >= 3) {
-    out.params.push(`shown : ${phrase(digits)}`, companyId, companyId, `name : ${phrase(term)}`)
-    return `(t.contact_id IN (SELECT rowid & 4294967295 FROM contacts_search WHERE contacts_search MATCH ?
-      AND rowid BETWEEN (? << 32) AND ((? << 32) | 4294967295)) OR ${named})`
-  }
-  out.params.push(companyId, `%${digits}%`, `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`)
-  return `t.contact_id IN (SELECT id FROM contacts WHERE company_id = ?
-    AND (substr(coalesce(number, ''), 1, max(length(coalesce(number, '')) - 4, 0)) LIKE ?
-      OR (name LIKE ? ESCAPE '\\' AND name GLOB '*[^0-9 ()+.-]*')))`
-}
-
 /** The search's conditions: contact name or number (trigram, or a scan under 3 characters), or message text. */
-function searchFilter(companyId: number, term: string, isTricked: NumberVisibility, out: Filter) {
+function searchFilter(companyId: number, term: string, out: Filter) {
   const digits = PHONE_LIKE.test(term) ? term.replace(/\D/g, '') : ''
   let contacts: string
-  if (digits && isTricked !== 'enabled') {
-    contacts = maskedNumberSearch(companyId, term, digits, out)
-  } else if ([...term].length >= 3) {
+  if ([...term].length >= 3) {
     contacts = 't.contact_id IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?)'
     out.params.push(
       digits.length >= 3 && digits !== term ? `${phrase(term)} OR number : ${phrase(digits)}` : phrase(term),
@@ -197,18 +171,7 @@ function searchFilter(companyId: number, term: string, isTricked: NumberVisibili
 }
 
 /** The filters only the tickets table can answer (so the count must be counted, not summed). */
-<<<<<<< Updated upstream
 function ticketOnlyFilters(q: ListTicketsQuery, companyId: number, term: string, out: Filter): boolean {
-=======
-function ticketOnlyFilters(
-  sqlite: Database,
-  q: ListTicketsQuery,
-  scope: ActorScope,
-  term: string,
-  out: Filter,
-): boolean {
-  const { companyId, isTricked } = scope
->>>>>>> Stashed changes
   const before = out.where.length
   if (q.withUnreadMessages) out.where.push('t.unread_messages > 0')
   if (q.tags) {
@@ -225,7 +188,7 @@ function ticketOnlyFilters(
     out.where.push('t.updated_at >= ? AND t.updated_at < ?')
     out.params.push(...dayRange(q.updatedAt))
   }
-  if (term) searchFilter(companyId, term, isTricked, out)
+  if (term) searchFilter(companyId, term, out)
   return out.where.length > before
 }
 
@@ -255,11 +218,7 @@ export function listTickets(ctx: Ctx, q: ListTicketsQuery): TicketsPage {
   const f = scopeOf(q)
   const filter: Filter = { where: [], params: [] }
   scopeFilter(scope, f, TICKETS, filter)
-<<<<<<< Updated upstream
   const counted = ticketOnlyFilters(q, scope.companyId, term, filter)
-=======
-  const counted = ticketOnlyFilters(sqlite, q, scope, term, filter)
->>>>>>> Stashed changes
   const where = filter.where.join(' AND ')
   if (counted) return countedList(sqlite, scope, where, filter.params, at)
   // Page 1 reads its rows in the index scan itself; later pages skip through the covering index by id first,
