@@ -9,7 +9,6 @@ import {
   createCompany,
   deleteCompany,
   extendCompany,
-  getCompany,
   getCompanySchedules,
   listAllCompanies,
   listCompanies,
