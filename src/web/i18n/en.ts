@@ -808,6 +808,7 @@ export const en: Resources = {
     ERR_INVALID_TOKEN: 'Invalid session. Please sign in again.',
     ERR_COMPANY_INACTIVE: 'This company is inactive. Please contact Support.',
     ERR_USER_DISABLED: 'This user is disabled. Please contact your administrator.',
+    ERR_OUT_OF_HOURS: 'Outside working hours!',
     ERR_TOO_MANY_ATTEMPTS: 'Too many attempts. Wait and try again.',
     ERR_SIGNUP_INVALID_CODE: 'Invalid validation code. Could not sign up.',
     ERR_INVALID_RESET_TOKEN: 'Invalid or expired code. Ask for a new one.',

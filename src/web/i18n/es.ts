@@ -822,6 +822,7 @@ export const es: Resources = {
     ERR_INVALID_TOKEN: 'Sesión inválida. Por favor, entra de nuevo.',
     ERR_COMPANY_INACTIVE: 'Esta empresa está inactiva. Ponte en contacto con Soporte.',
     ERR_USER_DISABLED: 'Usuario desactivado. Habla con el administrador.',
+    ERR_OUT_OF_HOURS: '¡Fuera del horario laboral!',
     ERR_TOO_MANY_ATTEMPTS: 'Demasiados intentos. Espera e inténtalo de nuevo.',
     ERR_SIGNUP_INVALID_CODE: 'Código de validación inválido. No fue posible registrarse.',
     ERR_INVALID_RESET_TOKEN: 'Código inválido o vencido. Pide uno nuevo.',

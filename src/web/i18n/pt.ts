@@ -814,6 +814,7 @@ export const pt = {
     ERR_INVALID_TOKEN: 'Sessão inválida. Por favor entre novamente.',
     ERR_COMPANY_INACTIVE: 'Esta empresa está inativa. Entre em contato com o Suporte.',
     ERR_USER_DISABLED: 'Usuário desativado. Fale com o administrador.',
+    ERR_OUT_OF_HOURS: 'Fora do Horário de Expediente!',
     ERR_TOO_MANY_ATTEMPTS: 'Muitas tentativas. Aguarde e tente novamente.',
     ERR_SIGNUP_INVALID_CODE: 'Código de validação inválido. Não foi possível registrar.',
     ERR_INVALID_RESET_TOKEN: 'Código inválido ou expirado. Peça um novo código.',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { createHarness, PASSWORD } from '../../test/harness'
-import { REFRESH_GRACE_MS } from './service'
+import { createHarness, type Harness, PASSWORD } from '../../test/harness'
+import { REFRESH_GRACE_MS, withinWorkHours } from './service'
 
 /** The refresh cookie an answer set, as a request's `cookie` header. */
 const cookieOf = (res: { headers: Headers }) => (res.headers.get('set-cookie') ?? '').split(';')[0]!
@@ -111,6 +111,72 @@ describe('POST /auth/login', () => {
     const res = await h.call('POST', '/auth/login', { body: { email: user.email, password: PASSWORD } })
     expect(res.status).toBe(403)
     expect(res.body.error).toBe('ERR_COMPANY_INACTIVE')
+  })
+})
+
+describe('working hours at sign-in', () => {
+  const HOUR = 60 * 60 * 1000
+  const signIn = (h: Harness, email: string) =>
+    h.call('POST', '/auth/login', { body: { email, password: PASSWORD } })
+
+  test("outside startWork–endWork a non-admin gets 403 ERR_OUT_OF_HOURS, on the company's clock", async () => {
+    const h = await createHarness()
+    // The harness starts at 12:00 UTC: 09:00 in São Paulo, the default zone.
+    const agent = h.makeUser(h.a.id, { startWork: '08:00', endWork: '18:00' })
+    const admin = h.makeUser(h.a.id, { profile: 'admin', startWork: '08:00', endWork: '18:00' })
+    expect((await signIn(h, agent.email)).status).toBe(200)
+    h.clock.advance(9 * HOUR) // 18:00 there: the last minute still counts
+    expect((await signIn(h, agent.email)).status).toBe(200)
+    h.clock.advance(60 * 1000) // 18:01
+    const late = await signIn(h, agent.email)
+    expect(late.status).toBe(403)
+    expect(late.body).toMatchObject({
+      error: 'ERR_OUT_OF_HOURS',
+      details: { startWork: '08:00', endWork: '18:00' },
+    })
+    // Admins are exempt.
+    expect((await signIn(h, admin.email)).status).toBe(200)
+    // Another zone moves the clock the hours are read on: 21:01 UTC.
+    h.deps.sqlite
+      .query(
+        "INSERT OR REPLACE INTO settings (company_id, key, value, created_at, updated_at) VALUES (?, 'timezone', 'UTC', 0, 0)",
+      )
+      .run(h.a.id)
+    expect((await signIn(h, agent.email)).status).toBe(403)
+    h.deps.sqlite
+      .query("UPDATE settings SET value = 'Asia/Tokyo' WHERE company_id = ? AND key = 'timezone'")
+      .run(h.a.id)
+    // 06:01 in Tokyo.
+    expect((await signIn(h, agent.email)).status).toBe(403)
+    h.clock.advance(2 * HOUR) // 08:01
+    expect((await signIn(h, agent.email)).status).toBe(200)
+  })
+
+  test('a shift past midnight, the default whole day, and a session begun in time that runs on', async () => {
+    const h = await createHarness()
+    const night = h.makeUser(h.a.id, { startWork: '22:00', endWork: '06:00' })
+    const allDay = h.makeUser(h.a.id)
+    const day = h.makeUser(h.a.id, { startWork: '08:00', endWork: '10:00' })
+    expect((await signIn(h, night.email)).status).toBe(403) // 09:00
+    const session = await signIn(h, day.email)
+    expect(session.status).toBe(200)
+    const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0]!
+    h.clock.advance(14 * HOUR) // 23:00
+    expect((await signIn(h, night.email)).status).toBe(200)
+    expect((await signIn(h, allDay.email)).status).toBe(200)
+    expect((await signIn(h, day.email)).status).toBe(403)
+    // The spec's client checks at sign-in only: the session begun at 09:00 still refreshes.
+    expect((await h.call('POST', '/auth/refresh_token', { headers: { cookie } })).status).toBe(200)
+    h.clock.advance(HOUR - 60 * 1000) // 23:59
+    expect((await signIn(h, allDay.email)).status).toBe(200)
+  })
+
+  test('withinWorkHours', () => {
+    expect(withinWorkHours('00:00', '00:00', '23:59')).toBe(true)
+    expect(withinWorkHours('23:59', '00:00', '23:59')).toBe(true)
+    expect(withinWorkHours('07:59', '08:00', '18:00')).toBe(false)
+    expect(withinWorkHours('03:00', '22:00', '06:00')).toBe(true)
+    expect(withinWorkHours('06:01', '22:00', '06:00')).toBe(false)
   })
 })
 

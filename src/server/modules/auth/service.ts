@@ -1,12 +1,13 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import type { LoginResponse, SessionUser } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
+import { wallTimeOf } from '../../../shared/timezone'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
 import { companies, plans, type UserRow, userSessions, users } from '../../db/schema'
 import { channel, rooms } from '../../realtime/rooms'
 import { toPlanDto } from '../plans/service'
-import { companySettings } from '../settings/service'
+import { companySettings, companyTimeZone } from '../settings/service'
 import { userDto } from '../users/service'
 import { assertCompanyOpen } from './company-access'
 import type { LoginThrottle } from './throttle'
@@ -47,6 +48,26 @@ export function sessionUser(deps: Deps, user: UserRow): SessionUser {
 /** A user the operator disabled (`balcao user disable`) cannot sign in or refresh a session. */
 function assertUserEnabled(user: UserRow) {
   if (user.disabled) throw new AppError('ERR_USER_DISABLED', 'This user is disabled')
+}
+
+/** Whether `hhmm` (HH:mm) falls in a shift from `start` to `end`, both minutes included; past midnight when end < start. */
+export function withinWorkHours(hhmm: string, start: string, end: string): boolean {
+  return start <= end ? hhmm >= start && hhmm <= end : hhmm >= start || hhmm <= end
+}
+
+/**
+ * A non-admin signs in only within their working hours (startWork to endWork, default the whole day), on the
+ * company's clock. Checked at sign-in only, as the spec's client does: a session begun in time runs on.
+ */
+function assertWithinWorkHours(deps: Deps, user: UserRow) {
+  if (user.profile === 'admin' || user.super) return
+  const { hour, minute } = wallTimeOf(deps.clock.now(), companyTimeZone(deps.sqlite, user.companyId))
+  const now = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`
+  if (!withinWorkHours(now, user.startWork, user.endWork))
+    throw new AppError('ERR_OUT_OF_HOURS', 'Outside your working hours', {
+      startWork: user.startWork,
+      endWork: user.endWork,
+    })
 }
 
 /** A company may be used while active and until the end of its due date. */
@@ -95,6 +116,7 @@ export async function login(
   throttle.succeed(attempt.reservation)
   assertUserEnabled(user)
   assertCompanyUsable(deps, user)
+  assertWithinWorkHours(deps, user)
 
   const sessionId = crypto.randomUUID()
   const refreshToken = newRefreshToken()
