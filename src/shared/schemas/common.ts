@@ -9,6 +9,23 @@ export const email = type('string.trim')
 
 export const time = type(/^([01]\d|2[0-3]):[0-5]\d$/).describe('a time as HH:mm')
 
+/** A record id in a body: a positive integer. */
+export const recordId = type('1 <= number.integer <= 9007199254740991')
+
+/** What real clients send for "none" in a reference field: an emptied select (`""`), or null. */
+const none = type("'' | null").pipe(() => null)
+
+/**
+ * An optional reference to a record (queueId, userId, promptId, integrationId, …): its id, or null for none.
+ * `""` reads as null too: the spec's client sends its empty selects as they are.
+ */
+export const nullableId = recordId.or(none).describe('a record id, or none')
+
+/** A connection reference (`whatsappId`): as `nullableId`, and the spec's client's `false` also means none. */
+export const nullableConnectionId = nullableId
+  .or(type('false').pipe(() => null))
+  .describe('a connection id, or none')
+
 /** List queries: `?searchParam=&pageNumber=`. */
 export const pageQuery = type({
   '+': 'delete',

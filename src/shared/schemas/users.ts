@@ -1,12 +1,12 @@
 import { type } from 'arktype'
-import { email, text, time } from './common'
+import { email, nullableConnectionId, text, time } from './common'
 
 const flag = "'enabled' | 'disabled'"
 
 const userFields = {
   '+': 'delete',
   'queueIds?': 'number.integer[] <= 200',
-  'whatsappId?': 'number.integer | null',
+  'whatsappId?': nullableConnectionId,
   'startWork?': time,
   'endWork?': time,
   'farewellMessage?': 'string <= 1000 | null',

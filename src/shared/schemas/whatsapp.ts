@@ -1,5 +1,5 @@
 import { type } from 'arktype'
-import { text } from './common'
+import { nullableId, text } from './common'
 
 const minutes = '0 <= number.integer <= 525600'
 const message = 'string <= 4000'
@@ -17,13 +17,13 @@ const connectionFields = {
   'outOfHoursMessage?': message,
   'ratingMessage?': message,
   'timeSendQueue?': minutes,
-  'sendIdQueue?': 'number.integer > 0 | null',
+  'sendIdQueue?': nullableId,
   'expiresInactiveMessage?': message,
   'expiresTicket?': minutes,
   'timeUseBotQueues?': minutes,
   'maxUseBotQueues?': '0 <= number.integer <= 100',
-  'promptId?': 'number.integer > 0 | null',
-  'integrationId?': 'number.integer > 0 | null',
+  'promptId?': nullableId,
+  'integrationId?': nullableId,
   'allowGroup?': 'boolean',
   'expiresTicketNPS?': minutes,
   'maxUseBotQueuesNPS?': '0 <= number.integer <= 100',
