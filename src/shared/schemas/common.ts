@@ -9,6 +9,18 @@ export const email = type('string.trim')
 
 export const time = type(/^([01]\d|2[0-3]):[0-5]\d$/).describe('a time as HH:mm')
 
+/**
+ * The one password rule, for every password a person chooses (users, sign-up, a company's first admin, the
+ * operator's commands, recovery): the spec's reset rule, 8 to 50 characters with an upper-case letter, a
+ * lower-case letter and a digit.
+ */
+export const PASSWORD_RULE = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,50}$/
+export const password = type('8 <= string <= 50').narrow(
+  (s, ctx) =>
+    PASSWORD_RULE.test(s) ||
+    ctx.mustBe('8 to 50 characters with an upper-case letter, a lower-case letter and a digit'),
+)
+
 /** A record id in a body: a positive integer. */
 export const recordId = type('1 <= number.integer <= 9007199254740991')
 

@@ -77,7 +77,7 @@ export const en: Resources = {
     companyName: 'Company name',
     email: 'E-mail',
     password: 'Password',
-    passwordHint: '5 to 50 characters.',
+    passwordHint: 'At least 8 characters, with upper-case, lower-case and a digit.',
     phone: 'Phone (WhatsApp)',
     phoneHint: 'E.g. (11) 91234-5678 or +5511912345678',
     plan: 'Plan',
@@ -781,6 +781,8 @@ export const en: Resources = {
     deleteText: 'Do you really want to delete this record?',
   },
   validation: {
+    passwordRule:
+      'Your password needs at least 8 characters, with an upper-case letter, a lower-case letter and a digit.',
     required: 'Required',
     tooShort: 'Too Short!',
     tooLong: 'Too Long!',

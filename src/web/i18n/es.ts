@@ -80,7 +80,7 @@ export const es: Resources = {
     companyName: 'Nombre de la empresa',
     email: 'Correo electrónico',
     password: 'Contraseña',
-    passwordHint: 'De 5 a 50 caracteres.',
+    passwordHint: 'Al menos 8 caracteres, con mayúscula, minúscula y un número.',
     phone: 'Teléfono (WhatsApp)',
     phoneHint: 'Ej.: (11) 91234-5678 o +5511912345678',
     plan: 'Plan',
@@ -795,6 +795,8 @@ export const es: Resources = {
     deleteText: '¿Realmente deseas eliminar este registro?',
   },
   validation: {
+    passwordRule:
+      'Tu contraseña necesita al menos 8 caracteres, con una letra mayúscula, una minúscula y un número.',
     required: 'Obligatorio',
     tooShort: '¡Muy corto!',
     tooLong: '¡Muy largo!',

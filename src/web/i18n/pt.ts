@@ -77,7 +77,7 @@ export const pt = {
     companyName: 'Nome da empresa',
     email: 'E-mail',
     password: 'Senha',
-    passwordHint: 'De 5 a 50 caracteres.',
+    passwordHint: 'No mínimo 8 caracteres, com letra maiúscula, minúscula e número.',
     phone: 'Telefone (WhatsApp)',
     phoneHint: 'Ex.: (11) 91234-5678 ou +5511912345678',
     plan: 'Plano',
@@ -787,6 +787,8 @@ export const pt = {
     deleteText: 'Deseja realmente excluir esse registro?',
   },
   validation: {
+    passwordRule:
+      'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.',
     required: 'Obrigatório',
     tooShort: 'Muito curto!',
     tooLong: 'Muito longo!',

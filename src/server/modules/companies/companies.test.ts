@@ -16,7 +16,7 @@ describe('companies (super user only)', () => {
       recurrence: 'MENSAL',
       status: true,
       document: '12.345.678/0001-90',
-      password: 'padaria123',
+      password: 'Padaria123',
     })
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({
@@ -26,7 +26,7 @@ describe('companies (super user only)', () => {
       plan: { id: h.plan.id },
     })
     const login = await h.call('POST', '/auth/login', {
-      body: { email: 'dono@padaria.test', password: 'padaria123' },
+      body: { email: 'dono@padaria.test', password: 'Padaria123' },
     })
     expect(login.status).toBe(200)
     expect(login.body.user).toMatchObject({ profile: 'admin', super: false, companyId: res.body.id })
@@ -41,7 +41,7 @@ describe('companies (super user only)', () => {
       email: 'a@semdata.test',
       planId: h.plan.id,
       dueDate: '',
-      password: 'abcde',
+      password: 'Abcde123',
     })
     expect(res.status).toBe(201)
     expect(res.body.dueDate).toBeNull()
@@ -60,21 +60,21 @@ describe('companies (super user only)', () => {
       name: 'Alpha',
       email: 'x@y.test',
       planId: h.plan.id,
-      password: 'abcde',
+      password: 'Abcde123',
     })
     expect(dupName.body.error).toBe('ERR_COMPANY_NAME_ALREADY_EXISTS')
     const dupEmail = await root.post('/companies', {
       name: 'Nova',
       email: h.a.admin,
       planId: h.plan.id,
-      password: 'abcde',
+      password: 'Abcde123',
     })
     expect(dupEmail.body.error).toBe('ERR_EMAIL_ALREADY_EXISTS')
     const noPlan = await root.post('/companies', {
       name: 'Nova',
       email: 'n@n.test',
       planId: 999,
-      password: 'abcde',
+      password: 'Abcde123',
     })
     expect(noPlan.status).toBe(404)
     expect(noPlan.body.error).toBe('ERR_NO_PLAN_FOUND')
@@ -107,7 +107,12 @@ describe('companies (super user only)', () => {
       for (const res of [
         await user.get('/companies'),
         await user.get('/companies/list'),
-        await user.post('/companies', { name: 'X', email: 'x@x.test', planId: h.plan.id, password: 'abcde' }),
+        await user.post('/companies', {
+          name: 'X',
+          email: 'x@x.test',
+          planId: h.plan.id,
+          password: 'Abcde123',
+        }),
         await user.put(`/companies/${h.a.id}`, { dueDate: '2099-01-01' }),
         await user.del(`/companies/${h.b.id}`),
       ]) {

@@ -9,7 +9,7 @@ const form = (code: string, fields: Record<string, unknown> = {}) => ({
   name: 'Maria Souza',
   companyName: 'Padaria Central',
   email: 'maria@padaria.test',
-  password: 'segredo1',
+  password: 'Segredo1',
   phone: '(11) 91234-5678',
   code,
   ...fields,
@@ -200,7 +200,7 @@ describe('POST /companies/cadastro', () => {
     expect(settings.find((s) => s.key === 'campaignsEnabled')?.value).toBe('true')
     // The first admin signs in with the form's name, e-mail and password, and sees the trial.
     const login = await h.call('POST', '/auth/login', {
-      body: { email: 'maria@padaria.test', password: 'segredo1' },
+      body: { email: 'maria@padaria.test', password: 'Segredo1' },
     })
     expect(login.status).toBe(200)
     expect(login.body.user).toMatchObject({ name: 'Maria Souza', profile: 'admin', super: false })
