@@ -38,6 +38,32 @@ describe('"" and false as none in reference fields', () => {
     expect(res.body).toMatchObject({ promptId: null, integrationId: null })
   })
 
+  test('a connection: "" in its references is none; "" in an optional number keeps the value', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const conn = h.makeConnection(h.a.id, { expiresTicket: 30, maxUseBotQueues: 5 })
+    const res = await admin.put(`/whatsapp/${conn.id}`, {
+      expiresTicket: '',
+      maxUseBotQueues: '',
+      timeSendQueue: '',
+      sendIdQueue: '',
+      promptId: '',
+      integrationId: '',
+    })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({
+      expiresTicket: 30,
+      maxUseBotQueues: 5,
+      timeSendQueue: 0,
+      sendIdQueue: null,
+      promptId: null,
+      integrationId: null,
+    })
+    const bad = await admin.put(`/whatsapp/${conn.id}`, { expiresTicket: 'x' })
+    expect(bad.status).toBe(400)
+    expect(bad.body.fields.map((f: { field: string }) => f.field)).toEqual(['expiresTicket'])
+  })
+
   test('a new ticket with queueId "" and whatsappId false: no queue, the default connection', async () => {
     const h = await createHarness()
     const admin = await h.as(h.a.admin)

@@ -1,4 +1,4 @@
-import { type } from 'arktype'
+import { type Type, type } from 'arktype'
 
 /** A trimmed text between min and max characters. */
 export const text = (min: number, max: number) => type('string.trim').to(`${min} <= string <= ${max}`)
@@ -37,6 +37,14 @@ export const nullableId = recordId.or(none).describe('a record id, or none')
 export const nullableConnectionId = nullableId
   .or(type('false').pipe(() => null))
   .describe('a connection id, or none')
+
+/**
+ * An optional number a form may send emptied (`""`): that reads as not given, so the field keeps its value (or
+ * takes its default). The server's `parse` drops the key.
+ */
+export function emptyAsAbsent<T extends Type<number>>(schema: T) {
+  return schema.or(type("''").pipe(() => undefined)).describe(`${schema.description}, or empty`)
+}
 
 /** List queries: `?searchParam=&pageNumber=`. */
 export const pageQuery = type({

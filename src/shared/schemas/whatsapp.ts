@@ -1,7 +1,9 @@
 import { type } from 'arktype'
-import { nullableId, text } from './common'
+import { emptyAsAbsent, nullableId, text } from './common'
 
-const minutes = '0 <= number.integer <= 525600'
+/** Minutes, or an emptied input (`""`): not given. */
+const minutes = emptyAsAbsent(type('0 <= number.integer <= 525600'))
+const uses = emptyAsAbsent(type('0 <= number.integer <= 100'))
 const message = 'string <= 4000'
 const date = type(/^\d{4}-\d{2}-\d{2}$/)
   .or("''")
@@ -21,12 +23,12 @@ const connectionFields = {
   'expiresInactiveMessage?': message,
   'expiresTicket?': minutes,
   'timeUseBotQueues?': minutes,
-  'maxUseBotQueues?': '0 <= number.integer <= 100',
+  'maxUseBotQueues?': uses,
   'promptId?': nullableId,
   'integrationId?': nullableId,
   'allowGroup?': 'boolean',
   'expiresTicketNPS?': minutes,
-  'maxUseBotQueuesNPS?': '0 <= number.integer <= 100',
+  'maxUseBotQueuesNPS?': uses,
   'collectiveVacationStart?': date,
   'collectiveVacationEnd?': date,
   'collectiveVacationMessage?': message,
