@@ -1,5 +1,5 @@
 import { count } from 'drizzle-orm'
-import { PASSWORD_RULE } from '../../shared/schemas/common'
+import { PASSWORD_RULE } from '../../shared/passwords'
 import type { Deps } from '../context'
 import { transact } from '../context'
 import { ensureDefaultSettings } from '../modules/settings/service'

@@ -1,4 +1,5 @@
 import { type Type, type } from 'arktype'
+import { PASSWORD_RULE } from '../passwords'
 
 /** A trimmed text between min and max characters. */
 export const text = (min: number, max: number) => type('string.trim').to(`${min} <= string <= ${max}`)
@@ -9,12 +10,9 @@ export const email = type('string.trim')
 
 export const time = type(/^([01]\d|2[0-3]):[0-5]\d$/).describe('a time as HH:mm')
 
-/**
- * The one password rule, for every password a person chooses (users, sign-up, a company's first admin, the
- * operator's commands, recovery): the spec's reset rule, 8 to 50 characters with an upper-case letter, a
- * lower-case letter and a digit.
- */
-export const PASSWORD_RULE = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,50}$/
+export { PASSWORD_RULE }
+
+/** The one password rule (shared/passwords.ts); its lengths let the web say 'too short' or 'too long'. */
 export const password = type('8 <= string <= 50').narrow(
   (s, ctx) =>
     PASSWORD_RULE.test(s) ||
