@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { secureHeaders } from 'hono/secure-headers'
+import type { VersionResponse } from '../shared/api'
 import { AppError } from '../shared/errors'
 import { PLAN_FLAGS, PLAN_GATED_PATHS } from '../shared/plans'
 import type { Deps } from './context'
@@ -85,6 +86,8 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
         : apiBodyLimit)(c, next),
     )
     .get('/health', () => healthResponse(deps))
+    // Public: the spec's menu label reads it, as do integrators checking what they talk to.
+    .get('/version', (c) => c.json({ version: deps.version } satisfies VersionResponse))
     .get('/metrics', (c) => {
       const token = deps.env.BALCAO_METRICS_TOKEN?.trim()
       if (!token) return notFoundApi(c)
@@ -187,6 +190,8 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
         frameAncestors: ["'none'"],
       },
       crossOriginEmbedderPolicy: false,
+      // A handler's own header wins: signed media answers carry their own, stricter CSP (media/routes.ts).
+      overwrite: false,
     }),
   )
   app.route('/api', api)

@@ -135,6 +135,9 @@ export type QueueOptionDto = {
 
 export type Paged<K extends string, T> = { [key in K]: T[] } & { count: number; hasMore: boolean }
 
+/** `GET /api/version` (public): the running server's version, the menu's label. */
+export type VersionResponse = { version: string }
+
 /** `sandbox`: the server runs the simulated WhatsApp network (`--sandbox`). */
 export type HealthResponse = {
   /** 'degraded' (answered with 503) when the database does not answer. */

@@ -122,7 +122,8 @@ export const ERROR_STATUS = {
   ERR_CREATING_MESSAGE: 500,
   ERR_CREATING_TICKET: 500,
   ERR_FETCH_WAPP_MSG: 404,
-  ERR_OUT_OF_HOURS: 409,
+  /** A non-admin signing in outside their working hours (the user's startWork to endWork, the company's zone). */
+  ERR_OUT_OF_HOURS: 403,
   ERR_PAYLOAD_TOO_LARGE: 413,
   /** A sign-up validation code that is wrong, expired, already used, or bound to another phone. */
   ERR_SIGNUP_INVALID_CODE: 400,

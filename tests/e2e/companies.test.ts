@@ -55,7 +55,7 @@ beforeAll(async () => {
     body: {
       name: 'Mercado Cinco',
       email: 'dono@cinco.test',
-      password: 'cinco123',
+      password: 'Cinco123',
       planId: plan!.id,
       dueDate: localDate(30),
     },
@@ -94,7 +94,7 @@ describe('Settings > Empresas (super user)', () => {
     await page.getByRole('option').first().click()
     await dialog.getByLabel('Vencimento').fill(due)
     await dialog.getByRole('textbox', { name: 'Nome do usuário' }).fill('Aurora Souza')
-    await dialog.getByLabel('Senha').fill('aurora123')
+    await dialog.getByLabel('Senha').fill('Aurora123')
     await shot('dialog')
     await dialog.getByRole('button', { name: 'Salvar' }).click()
     await page.getByText('Operação realizada com sucesso!').waitFor()
@@ -106,7 +106,7 @@ describe('Settings > Empresas (super user)', () => {
     const login = await fetch(`${server.url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'dona@aurora.test', password: 'aurora123' }),
+      body: JSON.stringify({ email: 'dona@aurora.test', password: 'Aurora123' }),
     })
     expect(login.status).toBe(200)
 

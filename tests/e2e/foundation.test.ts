@@ -42,7 +42,7 @@ describe('foundation in a browser', () => {
     expect(await dialog.getByText('Obrigatório').count()).toBe(3)
     await dialog.getByLabel(/^Nome/).fill('Beatriz Atendente')
     await dialog.getByLabel(/^E-mail/).fill('beatriz@loja.example')
-    await dialog.getByLabel(/^Senha/).fill('segredo123')
+    await dialog.getByLabel(/^Senha/).fill('Segredo123')
     await shot('user-dialog')
     await dialog.getByRole('button', { name: 'Salvar' }).click()
     await suite.page.getByText('Usuário salvo com sucesso!').waitFor()

@@ -16,7 +16,7 @@ const visitor = {
   name: 'Maria Souza',
   company: 'Padaria Central',
   email: 'maria@padaria.example',
-  password: 'segredo1',
+  password: 'Segredo1',
   phone: '(11) 91234-5678',
 }
 

@@ -58,11 +58,11 @@ describe('balcao CLI', () => {
   test('user reset-password sets a new password and ends the user sessions; unknown e-mail exits 3', async () => {
     const data = mkdtempSync(join(tmpdir(), 'balcao-cli-'))
     const deps = await openDataDir(data, { log: silentLogger })
-    await bootstrap(deps, { email: 'root@example.test', password: 'first-pass' })
+    await bootstrap(deps, { email: 'root@example.test', password: 'First-pass1' })
     const throttle = new LoginThrottle(deps.clock)
     const before = await login(deps, throttle, {
       email: 'root@example.test',
-      password: 'first-pass',
+      password: 'First-pass1',
       address: 'x',
     })
 
@@ -71,7 +71,7 @@ describe('balcao CLI', () => {
       'reset-password',
       'root@example.test',
       '--password',
-      'second-pass',
+      'Second-pass1',
       '--data',
       data,
     ])
@@ -79,10 +79,10 @@ describe('balcao CLI', () => {
     expect(res.json).toMatchObject({ email: 'root@example.test' })
     expect(res.json.password).toBeUndefined()
     await expect(
-      login(deps, throttle, { email: 'root@example.test', password: 'first-pass', address: 'x' }),
+      login(deps, throttle, { email: 'root@example.test', password: 'First-pass1', address: 'x' }),
     ).rejects.toThrow()
     expect(
-      (await login(deps, throttle, { email: 'root@example.test', password: 'second-pass', address: 'x' }))
+      (await login(deps, throttle, { email: 'root@example.test', password: 'Second-pass1', address: 'x' }))
         .token,
     ).toBeTruthy()
     const session = deps.sqlite
@@ -99,7 +99,7 @@ describe('balcao CLI', () => {
       'reset-password',
       'nobody@example.test',
       '--password',
-      'whatever',
+      'Whatever1',
       '--data',
       data,
     ])

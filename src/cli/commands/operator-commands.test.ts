@@ -17,7 +17,7 @@ import { LoginThrottle } from '../../server/modules/auth/throttle'
 
 const main = join(import.meta.dir, '../../main.ts')
 const ROOT = 'root@example.test'
-const ROOT_PASSWORD = 'first-pass'
+const ROOT_PASSWORD = 'First-pass1'
 const dirs: string[] = []
 
 type Run = {
@@ -136,7 +136,7 @@ async function companiesAndPlans(d: string[]) {
     '--plan',
     '1',
     '--password',
-    'segredo1',
+    'Segredo1',
     ...d,
     '--json',
   ])
@@ -243,7 +243,7 @@ async function users(d: string[], data: string) {
     '--plan',
     '1',
     '--password',
-    'segredo1',
+    'Segredo1',
     ...d,
   ])
   expect(company.code).toBe(0)
@@ -257,7 +257,7 @@ async function users(d: string[], data: string) {
     '--email',
     'ana@azul.test',
     '--password',
-    'segredo2',
+    'Segredo2',
     ...d,
     '--json',
   ])
@@ -276,7 +276,7 @@ async function users(d: string[], data: string) {
     '--email',
     'ana@azul.test',
     '--password',
-    'segredo2',
+    'Segredo2',
     ...d,
   ])
   expect(again.code).toBe(5)
@@ -440,14 +440,14 @@ describe('operator commands through a running server', () => {
       '--plan',
       '1',
       '--password',
-      'segredo1',
+      'Segredo1',
       ...d,
     ])
     expect(company.code).toBe(0)
     const signIn = await fetch(`${url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin@aovivo.test', password: 'segredo1' }),
+      body: JSON.stringify({ email: 'admin@aovivo.test', password: 'Segredo1' }),
     })
     expect(signIn.status).toBe(200)
     const { token } = (await signIn.json()) as { token: string }
@@ -472,7 +472,7 @@ describe('operator commands through a running server', () => {
       '--email',
       'beto@aovivo.test',
       '--password',
-      'segredo2',
+      'Segredo2',
       ...d,
     ])
     expect(created.code).toBe(0)
@@ -488,7 +488,7 @@ describe('operator commands through a running server', () => {
     const refused = await fetch(`${url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin@aovivo.test', password: 'segredo1' }),
+      body: JSON.stringify({ email: 'admin@aovivo.test', password: 'Segredo1' }),
     })
     expect(refused.status).toBe(403)
     expect(((await refused.json()) as { error: string }).error).toBe('ERR_USER_DISABLED')

@@ -35,7 +35,7 @@ describe('balcao signup-code create', () => {
   test('--json prints a code and its expiry; the code signs a company up once', async () => {
     const data = mkdtempSync(join(tmpdir(), 'balcao-cli-'))
     const setup = await openDataDir(data, { log: silentLogger })
-    await bootstrap(setup, { email: 'root@example.test', password: 'first-pass' })
+    await bootstrap(setup, { email: 'root@example.test', password: 'First-pass1' })
     setup.sqlite.close()
 
     const res = await balcao(['signup-code', 'create', '--data', data, '--json'])
@@ -64,7 +64,7 @@ describe('balcao signup-code create', () => {
       name: 'Maria Souza',
       companyName: 'Padaria Central',
       email: 'maria@padaria.test',
-      password: 'segredo1',
+      password: 'Segredo1',
       phone: '+5521987654321',
       planId: 1,
       code,

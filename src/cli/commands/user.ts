@@ -123,7 +123,7 @@ export function registerUser(program: Command) {
     .argument('<user>', "the user's e-mail (or id)")
     .option(
       '--password <password>',
-      'the new password (5 to 50 characters); prompted for, or generated, when absent',
+      'the new password (8 to 50 characters with an upper-case letter, a lower-case letter and a digit); prompted for, or generated, when absent',
     )
     .option('-d, --data <dir>', DATA_HELP)
     .option('--json', JSON_HELP)

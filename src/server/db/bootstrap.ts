@@ -1,4 +1,5 @@
 import { count } from 'drizzle-orm'
+import { PASSWORD_RULE } from '../../shared/passwords'
 import type { Deps } from '../context'
 import { transact } from '../context'
 import { ensureDefaultSettings } from '../modules/settings/service'
@@ -12,11 +13,17 @@ export type BootstrapResult =
   | { created: false }
   | { created: true; email: string; generatedPassword: string | null; companyId: number }
 
-/** A readable random password: 16 characters from an unambiguous alphabet. */
+/**
+ * A readable random password: 16 characters from an unambiguous alphabet, drawn again until it passes the one
+ * password rule (a lower-case letter, an upper-case letter and a digit; about one draw in nine lacks one).
+ */
 export function generatePassword(length = 16) {
   const alphabet = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-  const bytes = crypto.getRandomValues(new Uint8Array(length))
-  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('')
+  for (;;) {
+    const bytes = crypto.getRandomValues(new Uint8Array(length))
+    const candidate = Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('')
+    if (PASSWORD_RULE.test(candidate)) return candidate
+  }
 }
 
 /**

@@ -16,6 +16,9 @@ export function parse<T extends Type>(schema: T, data: unknown): T['infer'] {
     }))
     throw new AppError('ERR_VALIDATION', fields.map((f) => f.message).join('; '), undefined, fields)
   }
+  // A field a schema read as not given (an emptied input, `emptyAsAbsent`) leaves no key behind, so services
+  // that merge the input over a row keep the row's value.
+  if (isPlainObject(out)) for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key]
   return out
 }
 

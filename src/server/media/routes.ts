@@ -7,6 +7,9 @@ import { checkMediaLink } from './sign'
 import { mediaFilePath } from './store'
 import { formatOfExt } from './types'
 
+/** What a stored file may do when opened on its own: nothing (its own document needs no source to show it). */
+export const MEDIA_CSP = "default-src 'none'; sandbox"
+
 type Range = { start: number; end: number } | 'unsatisfiable' | null
 
 /**
@@ -54,8 +57,8 @@ export const mediaRoutes = new Hono<AppEnv>().on(['GET', 'HEAD'], '/:companyId/:
     'cache-control': `private, max-age=${maxAge}, immutable`,
     'x-content-type-options': 'nosniff',
     'content-disposition': format.inline ? 'inline' : `attachment; filename="${file}"`,
-    // Even opened directly, a stored file runs nothing.
-    'content-security-policy': "default-src 'none'; media-src 'self'; img-src 'self'; sandbox",
+    // Even opened directly, a stored file runs and loads nothing (the app's own CSP is not used here).
+    'content-security-policy': MEDIA_CSP,
   }
   const range = parseRange(c.req.header('range'), size)
   if (range === 'unsatisfiable') {

@@ -16,7 +16,7 @@ import { Hub, type LiveEvent } from '../realtime/hub'
 import { generateSecrets } from '../secrets'
 import { fakeProvider } from './fake-channel'
 
-export const PASSWORD = 'secret123'
+export const PASSWORD = 'Secret123'
 /** Hashing is deliberately slow: every seeded user shares one hash. */
 const passwordHash = await Bun.password.hash(PASSWORD, { algorithm: 'argon2id' })
 

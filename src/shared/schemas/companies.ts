@@ -1,6 +1,6 @@
 import { type } from 'arktype'
 import { NO_DUE_DATE, PLAN_VALUE_MAX, parseBrl, RECURRENCES } from '../plans'
-import { email, text } from './common'
+import { email, password, text } from './common'
 
 const date = type(/^\d{4}-\d{2}-\d{2}$/).describe('a date as YYYY-MM-DD')
 /** The spec: an empty or invalid due date becomes null; so does NO_DUE_DATE, the API's answer for "none". */
@@ -22,7 +22,7 @@ export const createCompanyBody = type({
   name: text(2, 100),
   email,
   planId: 'number.integer > 0',
-  password: '5 <= string <= 50',
+  password,
   /** The first admin's name (the user dialog's); the company's name when left out. */
   'userName?': text(2, 50),
 })

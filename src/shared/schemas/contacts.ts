@@ -1,5 +1,5 @@
 import { type } from 'arktype'
-import { text } from './common'
+import { nullableConnectionId, text } from './common'
 import { isoDay } from './dashboard'
 
 const id = '1 <= number.integer <= 9007199254740991'
@@ -52,7 +52,7 @@ export const contactBody = type({
   /** The contact's tags, the whole set (absent leaves them as they are). */
   'tagIds?': type(`(${id})[] <= 50`),
   /** The connection the contact is reached through. */
-  'whatsappId?': `${id} | null`,
+  'whatsappId?': nullableConnectionId,
 })
 
 export type ContactInput = typeof contactBody.infer

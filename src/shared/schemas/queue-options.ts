@@ -1,8 +1,12 @@
 import { type } from 'arktype'
-import { text } from './common'
+import { nullableId, text } from './common'
 
-/** The position the customer types: a positive whole number, as text ('1' … '999'). */
+/**
+ * The position the customer types: a positive whole number, kept as text ('1' … '999'). Clients send it as text
+ * or as a number (the spec's client does both), on create and on update alike.
+ */
 export const optionPosition = type('string.trim')
+  .or(type('1 <= number.integer <= 999').pipe((n) => String(n)))
   .to(/^[1-9]\d{0,2}$/)
   .describe('a position such as 1')
 
@@ -20,7 +24,7 @@ export const createQueueOptionBody = type({
   '+': 'delete',
   queueId: id,
   /** -1 or null for the top level. */
-  'parentId?': `-1 | null | ${id}`,
+  'parentId?': type('-1').or(nullableId),
   title: text(1, 100),
   'message?': 'string <= 4000 | null',
   /** Absent: the next free position among the siblings. */

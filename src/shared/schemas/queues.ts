@@ -1,11 +1,11 @@
 import { type } from 'arktype'
-import { text } from './common'
+import { nullableId, text } from './common'
 import { schedulesField } from './service-hours'
 
 const color = type('string.trim').to(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/)
 
 /** An id of another area (integrations, prompts), or null for none. */
-const optionalRef = '1 <= number.integer <= 9007199254740991 | null'
+const optionalRef = nullableId
 
 export const queueBody = type({
   '+': 'delete',

@@ -1,7 +1,8 @@
 import { type } from 'arktype'
+import { nullableConnectionId, nullableId } from './common'
 
 const id = '1 <= number.integer <= 9007199254740991'
-const idOrNull = type(id).or('null')
+const idOrNull = nullableId
 const day = type(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/).describe('a day as YYYY-MM-DD')
 
 export const repeatBody = type({
@@ -26,7 +27,7 @@ export const scheduleBody = type({
   'ticketUserId?': idOrNull,
   'queueId?': idOrNull,
   'statusTicket?': "'open' | 'closed'",
-  'whatsappId?': idOrNull,
+  'whatsappId?': nullableConnectionId,
   'whatsappIds?': type(id).array().atMostLength(10).or('null'),
   'repeat?': repeatBody.or('null'),
 })

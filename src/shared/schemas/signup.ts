@@ -1,5 +1,5 @@
 import { type } from 'arktype'
-import { email, text } from './common'
+import { email, PASSWORD_RULE, password, text } from './common'
 
 /**
  * Public sign-up and password recovery (spec 3): the form's rules, shared by the server and the web.
@@ -49,20 +49,16 @@ export const signupBody = type({
   name: text(2, 50),
   companyName: text(2, 50),
   email,
-  password: '5 <= string <= 50',
+  password,
   phone: signupPhone,
   planId: 'number.integer > 0',
   code: signupCode,
 })
 export type SignupInput = typeof signupBody.infer
 
-/** The spec's reset rule: at least 8 characters with an upper-case letter, a lower-case letter and a digit. */
-export const RESET_PASSWORD = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,50}$/
-export const resetPassword = type('string').narrow(
-  (s, ctx) =>
-    RESET_PASSWORD.test(s) ||
-    ctx.mustBe('at least 8 characters with an upper-case letter, a lower-case letter and a digit'),
-)
+/** The spec's reset rule, which is every password's rule (`password` in common.ts). */
+export const RESET_PASSWORD = PASSWORD_RULE
+export const resetPassword = password
 
 /** The recovery code in the reset path. */
 export const RESET_TOKEN = /^\d{6}$/

@@ -1,4 +1,5 @@
 import { type } from 'arktype'
+import { nullableConnectionId, nullableId } from './common'
 
 /** A list of record ids sent as JSON text in a query string (`queueIds=[1,2]`): bad JSON is a 400, never a 500. */
 const idList = type('string.json.parse').to(type('(1 <= number.integer <= 9007199254740991)[] <= 200'))
@@ -54,9 +55,13 @@ const id = '1 <= number.integer <= 9007199254740991'
 export const updateTicketBody = type({
   '+': 'delete',
   'status?': "'open' | 'pending' | 'closed'",
-  'userId?': `${id} | null`,
-  'queueId?': `${id} | null`,
-  'whatsappId?': id,
+  'userId?': nullableId,
+  'queueId?': nullableId,
+  /**
+   * A ticket always has a connection: the spec's client's "none" (`""`, `false`) keeps the one it has; an explicit
+   * null asks for the impossible and is refused.
+   */
+  'whatsappId?': type(id).or(type("'' | false").pipe(() => undefined)),
   'sendFarewellMessage?': 'boolean',
 })
 
@@ -66,9 +71,9 @@ export type UpdateTicketInput = typeof updateTicketBody.infer
 export const createTicketBody = type({
   '+': 'delete',
   contactId: id,
-  'queueId?': `${id} | null`,
-  'whatsappId?': `${id} | null`,
-  'userId?': `${id} | null`,
+  'queueId?': nullableId,
+  'whatsappId?': nullableConnectionId,
+  'userId?': nullableId,
   /** Sent by the spec's client (always 'open'); `companyId` too, which is dropped: it comes from the session. */
   'status?': "'open'",
 })

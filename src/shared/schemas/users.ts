@@ -1,12 +1,12 @@
 import { type } from 'arktype'
-import { email, text, time } from './common'
+import { email, nullableConnectionId, password, text, time } from './common'
 
 const flag = "'enabled' | 'disabled'"
 
 const userFields = {
   '+': 'delete',
   'queueIds?': 'number.integer[] <= 200',
-  'whatsappId?': 'number.integer | null',
+  'whatsappId?': nullableConnectionId,
   'startWork?': time,
   'endWork?': time,
   'farewellMessage?': 'string <= 1000 | null',
@@ -26,7 +26,7 @@ export const createUserBody = type({
   name: text(2, 50),
   email,
   profile: "'admin' | 'user'",
-  password: '5 <= string <= 50',
+  password,
 })
 
 export const updateUserBody = type({
@@ -34,7 +34,8 @@ export const updateUserBody = type({
   'name?': text(2, 50),
   'email?': email,
   'profile?': "'admin' | 'user'",
-  'password?': "'' | 5 <= string <= 50",
+  /** Empty: keep the current one. */
+  'password?': type("''").or(password),
   /** Required when users change their own password or e-mail. */
   'currentPassword?': 'string <= 200',
 })

@@ -1,8 +1,10 @@
 import { type } from 'arktype'
-import { text } from './common'
+import { emptyAsAbsent, nullableId, text } from './common'
 import { schedulesField } from './service-hours'
 
-const minutes = '0 <= number.integer <= 525600'
+/** Minutes, or an emptied input (`""`): not given. */
+const minutes = emptyAsAbsent(type('0 <= number.integer <= 525600'))
+const uses = emptyAsAbsent(type('0 <= number.integer <= 100'))
 const message = 'string <= 4000'
 const date = type(/^\d{4}-\d{2}-\d{2}$/)
   .or("''")
@@ -22,16 +24,16 @@ const connectionFields = {
   'outOfHoursMessage?': message,
   'ratingMessage?': message,
   'timeSendQueue?': minutes,
-  'sendIdQueue?': 'number.integer > 0 | null',
+  'sendIdQueue?': nullableId,
   'expiresInactiveMessage?': message,
   'expiresTicket?': minutes,
   'timeUseBotQueues?': minutes,
-  'maxUseBotQueues?': '0 <= number.integer <= 100',
-  'promptId?': 'number.integer > 0 | null',
-  'integrationId?': 'number.integer > 0 | null',
+  'maxUseBotQueues?': uses,
+  'promptId?': nullableId,
+  'integrationId?': nullableId,
   'allowGroup?': 'boolean',
   'expiresTicketNPS?': minutes,
-  'maxUseBotQueuesNPS?': '0 <= number.integer <= 100',
+  'maxUseBotQueuesNPS?': uses,
   'collectiveVacationStart?': date,
   'collectiveVacationEnd?': date,
   'collectiveVacationMessage?': message,

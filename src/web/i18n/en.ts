@@ -77,7 +77,7 @@ export const en: Resources = {
     companyName: 'Company name',
     email: 'E-mail',
     password: 'Password',
-    passwordHint: '5 to 50 characters.',
+    passwordHint: 'At least 8 characters, with upper-case, lower-case and a digit.',
     phone: 'Phone (WhatsApp)',
     phoneHint: 'E.g. (11) 91234-5678 or +5511912345678',
     plan: 'Plan',
@@ -822,6 +822,8 @@ export const en: Resources = {
     deleteText: 'Do you really want to delete this record?',
   },
   validation: {
+    passwordRule:
+      'Your password needs at least 8 characters, with an upper-case letter, a lower-case letter and a digit.',
     required: 'Required',
     tooShort: 'Too Short!',
     tooLong: 'Too Long!',
@@ -849,6 +851,7 @@ export const en: Resources = {
     ERR_INVALID_TOKEN: 'Invalid session. Please sign in again.',
     ERR_COMPANY_INACTIVE: 'This company is inactive. Please contact Support.',
     ERR_USER_DISABLED: 'This user is disabled. Please contact your administrator.',
+    ERR_OUT_OF_HOURS: 'Outside working hours!',
     ERR_TOO_MANY_ATTEMPTS: 'Too many attempts. Wait and try again.',
     ERR_SIGNUP_INVALID_CODE: 'Invalid validation code. Could not sign up.',
     ERR_INVALID_RESET_TOKEN: 'Invalid or expired code. Ask for a new one.',
@@ -948,7 +951,6 @@ export const en: Resources = {
     ERR_CREATING_MESSAGE: 'Error while creating the message in the database.',
     ERR_CREATING_TICKET: 'Error while creating the ticket in the database.',
     ERR_FETCH_WAPP_MSG: 'Error fetching the message from WhatsApp; it may be too old.',
-    ERR_OUT_OF_HOURS: 'Outside working hours!',
   },
   // Each area of the routing issue keeps its strings in its own section.
   campaigns: {

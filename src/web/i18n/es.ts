@@ -80,7 +80,7 @@ export const es: Resources = {
     companyName: 'Nombre de la empresa',
     email: 'Correo electrónico',
     password: 'Contraseña',
-    passwordHint: 'De 5 a 50 caracteres.',
+    passwordHint: 'Al menos 8 caracteres, con mayúscula, minúscula y un número.',
     phone: 'Teléfono (WhatsApp)',
     phoneHint: 'Ej.: (11) 91234-5678 o +5511912345678',
     plan: 'Plan',
@@ -836,6 +836,8 @@ export const es: Resources = {
     deleteText: '¿Realmente deseas eliminar este registro?',
   },
   validation: {
+    passwordRule:
+      'Tu contraseña necesita al menos 8 caracteres, con una letra mayúscula, una minúscula y un número.',
     required: 'Obligatorio',
     tooShort: '¡Muy corto!',
     tooLong: '¡Muy largo!',
@@ -863,6 +865,7 @@ export const es: Resources = {
     ERR_INVALID_TOKEN: 'Sesión inválida. Por favor, entra de nuevo.',
     ERR_COMPANY_INACTIVE: 'Esta empresa está inactiva. Ponte en contacto con Soporte.',
     ERR_USER_DISABLED: 'Usuario desactivado. Habla con el administrador.',
+    ERR_OUT_OF_HOURS: '¡Fuera del horario laboral!',
     ERR_TOO_MANY_ATTEMPTS: 'Demasiados intentos. Espera e inténtalo de nuevo.',
     ERR_SIGNUP_INVALID_CODE: 'Código de validación inválido. No fue posible registrarse.',
     ERR_INVALID_RESET_TOKEN: 'Código inválido o vencido. Pide uno nuevo.',
@@ -965,7 +968,6 @@ export const es: Resources = {
     ERR_CREATING_MESSAGE: 'Error al crear el mensaje en la base de datos.',
     ERR_CREATING_TICKET: 'Error al crear el ticket en la base de datos.',
     ERR_FETCH_WAPP_MSG: 'Error al obtener el mensaje de WhatsApp; puede que sea muy antiguo.',
-    ERR_OUT_OF_HOURS: '¡Fuera del horario laboral!',
   },
   // Each area of the routing issue keeps its strings in its own section.
   campaigns: {

@@ -77,7 +77,7 @@ export const pt = {
     companyName: 'Nome da empresa',
     email: 'E-mail',
     password: 'Senha',
-    passwordHint: 'De 5 a 50 caracteres.',
+    passwordHint: 'No mínimo 8 caracteres, com letra maiúscula, minúscula e número.',
     phone: 'Telefone (WhatsApp)',
     phoneHint: 'Ex.: (11) 91234-5678 ou +5511912345678',
     plan: 'Plano',
@@ -829,6 +829,8 @@ export const pt = {
     deleteText: 'Deseja realmente excluir esse registro?',
   },
   validation: {
+    passwordRule:
+      'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.',
     required: 'Obrigatório',
     tooShort: 'Muito curto!',
     tooLong: 'Muito longo!',
@@ -856,6 +858,7 @@ export const pt = {
     ERR_INVALID_TOKEN: 'Sessão inválida. Por favor entre novamente.',
     ERR_COMPANY_INACTIVE: 'Esta empresa está inativa. Entre em contato com o Suporte.',
     ERR_USER_DISABLED: 'Usuário desativado. Fale com o administrador.',
+    ERR_OUT_OF_HOURS: 'Fora do Horário de Expediente!',
     ERR_TOO_MANY_ATTEMPTS: 'Muitas tentativas. Aguarde e tente novamente.',
     ERR_SIGNUP_INVALID_CODE: 'Código de validação inválido. Não foi possível registrar.',
     ERR_INVALID_RESET_TOKEN: 'Código inválido ou expirado. Peça um novo código.',
@@ -957,7 +960,6 @@ export const pt = {
     ERR_CREATING_MESSAGE: 'Erro ao criar a mensagem no banco de dados.',
     ERR_CREATING_TICKET: 'Erro ao criar o atendimento no banco de dados.',
     ERR_FETCH_WAPP_MSG: 'Erro ao buscar a mensagem no WhatsApp, talvez ela seja muito antiga.',
-    ERR_OUT_OF_HOURS: 'Fora do Horário de Expediente!',
   },
   // Each area of the routing issue keeps its strings in its own section.
   campaigns: {

@@ -63,6 +63,9 @@ export const userSessions = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     refreshTokenHash: text('refresh_token_hash').notNull(),
+    /** The token this one replaced, and when: a replay of it ends the session, but for a short grace. */
+    previousTokenHash: text('previous_token_hash'),
+    rotatedAt: integer('rotated_at'),
     userAgent: text('user_agent'),
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at').notNull(),
@@ -71,6 +74,7 @@ export const userSessions = sqliteTable(
   },
   (t) => [
     uniqueIndex('user_sessions_token').on(t.refreshTokenHash),
+    index('user_sessions_previous_token').on(t.previousTokenHash),
     index('user_sessions_user').on(t.userId),
   ],
 )

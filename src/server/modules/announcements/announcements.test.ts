@@ -144,6 +144,44 @@ describe('announcements: management (super users)', () => {
     ])
   })
 
+  test('GET /announcements/ answers every signed-in user the active ones, paged and searched; drafts stay the super user`s', async () => {
+    const h = await createHarness()
+    const su = await root(h)
+    for (let i = 1; i <= 30; i++) {
+      await su.post('/announcements', {
+        title: `Aviso ${i}`,
+        text: i === 28 ? 'Fatura com desconto' : 'texto',
+        // 4, 8, … are drafts.
+        status: i % 4 !== 0,
+      })
+      h.clock.advance(1000)
+    }
+    for (const email of [h.a.attendant, h.a.admin, h.b.attendant]) {
+      const user = await h.as(email)
+      const first = await user.get('/announcements/')
+      expect(first.status).toBe(200)
+      expect(first.body).toMatchObject({ count: 23, hasMore: true })
+      expect(first.body.records).toHaveLength(20)
+      expect(first.body.records[0].title).toBe('Aviso 30')
+      expect(first.body.records.every((r: { status: boolean }) => r.status)).toBe(true)
+      const second = await user.get('/announcements?pageNumber=2')
+      expect(second.body.hasMore).toBe(false)
+      expect(second.body.records.map((r: { title: string }) => r.title)).toEqual([
+        'Aviso 3',
+        'Aviso 2',
+        'Aviso 1',
+      ])
+      // A draft is not found by search either.
+      expect((await user.get('/announcements?searchParam=FATURA')).body).toMatchObject({
+        count: 0,
+        records: [],
+      })
+      expect((await user.get('/announcements?searchParam=Aviso%2030')).body.records).toHaveLength(1)
+    }
+    expect((await su.get('/announcements/')).body).toMatchObject({ count: 30, hasMore: true })
+    expect((await su.get('/announcements?searchParam=FATURA')).body.count).toBe(1)
+  })
+
   test('admins and attendants of a company get 403 on every management call', async () => {
     const h = await createHarness()
     const su = await root(h)
@@ -151,8 +189,6 @@ describe('announcements: management (super users)', () => {
     for (const email of [h.a.admin, h.a.attendant, h.b.admin]) {
       const user = await h.as(email)
       const calls = [
-        await user.get('/announcements'),
-        await user.get('/announcements/'),
         await user.get(`/announcements/${id}`),
         await user.post('/announcements', { title: 'Meu aviso', text: 'x' }),
         await user.put(`/announcements/${id}`, { title: 'Trocado', text: 'y' }),

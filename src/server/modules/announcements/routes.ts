@@ -24,18 +24,19 @@ import {
 const NOT_FOUND = 'ERR_NO_ANNOUNCEMENT_FOUND'
 
 /**
- * `/announcements`: the spec's management calls, for super users only (anyone else gets 403 on every one of
- * them): `GET /` answers `{ records, count, hasMore }` (20 a page, newest first), then `GET`, `POST`, `PUT`,
- * `DELETE /{id}` and the image's `POST`/`DELETE /{id}/media-upload` (png, jpg or jpeg, form field `file`).
+ * `/announcements`. `GET /` answers `{ records, count, hasMore }` (20 a page, newest first, `searchParam`) to
+ * every signed-in user, as the spec's bell reads it: the active ones, and every one to a super user. The
+ * management calls are for super users only (anyone else gets 403): `GET`, `POST`, `PUT`, `DELETE /{id}` and
+ * the image's `POST`/`DELETE /{id}/media-upload` (png, jpg or jpeg, form field `file`).
  *
- * Our addition, for every signed-in user (the bell popover): `GET /announcements/feed?pageNumber=` answers
+ * Our addition, for every signed-in user (the web's bell popover): `GET /announcements/feed?pageNumber=` answers
  * `{ records, hasMore }`, the active announcements only, newest first, 10 a page.
  */
 export const announcementsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get('/feed', (c) => c.json(announcementsFeed(ctxOf(c), parse(announcementsFeedQuery, c.req.query()))))
-  .use(requireSuper)
   .get('/', (c) => c.json(listAnnouncements(ctxOf(c), parse(listAnnouncementsQuery, c.req.query()))))
+  .use(requireSuper)
   .get('/:id', (c) => c.json(getAnnouncement(ctxOf(c), pathId(c, NOT_FOUND))))
   .post('/', async (c) => c.json(createAnnouncement(ctxOf(c), await parseBody(c, announcementBody)), 201))
   .put('/:id', async (c) =>

@@ -1,7 +1,7 @@
 /**
  * Announcements (spec 2): notices from the platform operator to every company. Super users manage them (the
- * routes gate that); every signed-in user reads the active ones in the bell (`GET /announcements/feed`, our
- * addition). An announcement belongs to no tenant: its row carries the creating super user's company (the
+ * routes gate that); every signed-in user reads the active ones in the bell (`GET /announcements/`, as the
+ * spec's client does, or `GET /announcements/feed`, our addition). An announcement belongs to no tenant: its row carries the creating super user's company (the
  * platform company), whose media folder holds its image. Changes are live to every socket of every company
  * (the global `announcement` event in the `everyone` room), after commit.
  */
@@ -118,16 +118,22 @@ function publish(
   for (const u of supers) events.publish(rooms.user(u.companyId, u.id), 'announcement', { action, record })
 }
 
-type ListParams = { term: string | null }
+type ListParams = { term: string | null; all: number }
 
-/** `GET /announcements/`: every announcement, newest first, 20 a page, searched in title and text. */
+/** Super users see drafts and taken-down ones too; everyone else the active ones. */
+const VISIBLE = '($all = 1 OR a.status = 1)'
+
+/**
+ * `GET /announcements/`: newest first, 20 a page, searched in title and text. Every signed-in user reads it (the
+ * spec's bell does): the active ones; a super user (the management page) every one.
+ */
 export function listAnnouncements(ctx: Ctx, query: ListAnnouncementsQuery): AnnouncementsPage {
-  superActor(ctx)
+  const actor = userActor(ctx)
   const at = pageWindow(query.pageNumber, ANNOUNCEMENTS_PAGE_SIZE)
-  const params: ListParams = { term: query.searchParam?.trim() || null }
+  const params: ListParams = { term: query.searchParam?.trim() || null, all: actor.super ? 1 : 0 }
   const rows = stmt<RawAnnouncement, [ListParams & { limit: number; offset: number }]>(
     ctx.sqlite,
-    `SELECT ${COLUMNS} FROM announcements a WHERE ${SEARCH} ${ORDER} LIMIT $limit OFFSET $offset`,
+    `SELECT ${COLUMNS} FROM announcements a WHERE ${VISIBLE} AND ${SEARCH} ${ORDER} LIMIT $limit OFFSET $offset`,
   ).all({ ...params, limit: at.limit, offset: at.offset })
   const page = pageOf(rows, at)
   return {
@@ -137,7 +143,7 @@ export function listAnnouncements(ctx: Ctx, query: ListAnnouncementsQuery): Anno
       () =>
         stmt<{ n: number }, [ListParams]>(
           ctx.sqlite,
-          `SELECT count(*) AS n FROM announcements a WHERE ${SEARCH}`,
+          `SELECT count(*) AS n FROM announcements a WHERE ${VISIBLE} AND ${SEARCH}`,
         ).get(params)?.n ?? 0,
     ),
     hasMore: page.hasMore,

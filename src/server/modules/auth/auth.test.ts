@@ -1,5 +1,9 @@
 import { describe, expect, test } from 'bun:test'
-import { createHarness, PASSWORD } from '../../test/harness'
+import { createHarness, type Harness, PASSWORD } from '../../test/harness'
+import { REFRESH_GRACE_MS, withinWorkHours } from './service'
+
+/** The refresh cookie an answer set, as a request's `cookie` header. */
+const cookieOf = (res: { headers: Headers }) => (res.headers.get('set-cookie') ?? '').split(';')[0]!
 
 describe('POST /auth/login', () => {
   test('answers a token and the session user with company, settings, plan and queues', async () => {
@@ -110,6 +114,72 @@ describe('POST /auth/login', () => {
   })
 })
 
+describe('working hours at sign-in', () => {
+  const HOUR = 60 * 60 * 1000
+  const signIn = (h: Harness, email: string) =>
+    h.call('POST', '/auth/login', { body: { email, password: PASSWORD } })
+
+  test("outside startWork–endWork a non-admin gets 403 ERR_OUT_OF_HOURS, on the company's clock", async () => {
+    const h = await createHarness()
+    // The harness starts at 12:00 UTC: 09:00 in São Paulo, the default zone.
+    const agent = h.makeUser(h.a.id, { startWork: '08:00', endWork: '18:00' })
+    const admin = h.makeUser(h.a.id, { profile: 'admin', startWork: '08:00', endWork: '18:00' })
+    expect((await signIn(h, agent.email)).status).toBe(200)
+    h.clock.advance(9 * HOUR) // 18:00 there: the last minute still counts
+    expect((await signIn(h, agent.email)).status).toBe(200)
+    h.clock.advance(60 * 1000) // 18:01
+    const late = await signIn(h, agent.email)
+    expect(late.status).toBe(403)
+    expect(late.body).toMatchObject({
+      error: 'ERR_OUT_OF_HOURS',
+      details: { startWork: '08:00', endWork: '18:00' },
+    })
+    // Admins are exempt.
+    expect((await signIn(h, admin.email)).status).toBe(200)
+    // Another zone moves the clock the hours are read on: 21:01 UTC.
+    h.deps.sqlite
+      .query(
+        "INSERT OR REPLACE INTO settings (company_id, key, value, created_at, updated_at) VALUES (?, 'timezone', 'UTC', 0, 0)",
+      )
+      .run(h.a.id)
+    expect((await signIn(h, agent.email)).status).toBe(403)
+    h.deps.sqlite
+      .query("UPDATE settings SET value = 'Asia/Tokyo' WHERE company_id = ? AND key = 'timezone'")
+      .run(h.a.id)
+    // 06:01 in Tokyo.
+    expect((await signIn(h, agent.email)).status).toBe(403)
+    h.clock.advance(2 * HOUR) // 08:01
+    expect((await signIn(h, agent.email)).status).toBe(200)
+  })
+
+  test('a shift past midnight, the default whole day, and a session begun in time that runs on', async () => {
+    const h = await createHarness()
+    const night = h.makeUser(h.a.id, { startWork: '22:00', endWork: '06:00' })
+    const allDay = h.makeUser(h.a.id)
+    const day = h.makeUser(h.a.id, { startWork: '08:00', endWork: '10:00' })
+    expect((await signIn(h, night.email)).status).toBe(403) // 09:00
+    const session = await signIn(h, day.email)
+    expect(session.status).toBe(200)
+    const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0]!
+    h.clock.advance(14 * HOUR) // 23:00
+    expect((await signIn(h, night.email)).status).toBe(200)
+    expect((await signIn(h, allDay.email)).status).toBe(200)
+    expect((await signIn(h, day.email)).status).toBe(403)
+    // The spec's client checks at sign-in only: the session begun at 09:00 still refreshes.
+    expect((await h.call('POST', '/auth/refresh_token', { headers: { cookie } })).status).toBe(200)
+    h.clock.advance(HOUR - 60 * 1000) // 23:59
+    expect((await signIn(h, allDay.email)).status).toBe(200)
+  })
+
+  test('withinWorkHours', () => {
+    expect(withinWorkHours('00:00', '00:00', '23:59')).toBe(true)
+    expect(withinWorkHours('23:59', '00:00', '23:59')).toBe(true)
+    expect(withinWorkHours('07:59', '08:00', '18:00')).toBe(false)
+    expect(withinWorkHours('03:00', '22:00', '06:00')).toBe(true)
+    expect(withinWorkHours('06:01', '22:00', '06:00')).toBe(false)
+  })
+})
+
 describe('tokens', () => {
   test('no token and a forged token answer 401; an expired token answers 403 ERR_SESSION_EXPIRED', async () => {
     const h = await createHarness()
@@ -136,9 +206,61 @@ describe('tokens', () => {
     expect((await h.call('GET', '/auth/me', { token: refreshed.body.token })).status).toBe(200)
     const rotated = (refreshed.headers.get('set-cookie') ?? '').split(';')[0]!
     expect(rotated).not.toBe(cookie)
-    // The old refresh token was replaced: it no longer works.
+    // The old refresh token was replaced: past the grace it no longer works.
+    h.clock.advance(REFRESH_GRACE_MS + 1)
     expect((await h.call('POST', '/auth/refresh_token', { headers: { cookie } })).status).toBe(401)
     expect((await h.call('POST', '/auth/refresh_token')).status).toBe(401)
+  })
+
+  test('a replaced refresh token used again after 31 s ends the session: the current token stops working too', async () => {
+    const h = await createHarness()
+    const login = await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: PASSWORD } })
+    const stolen = cookieOf(login)
+    h.clock.advance(20 * 60 * 1000)
+    const refreshed = await h.call('POST', '/auth/refresh_token', { headers: { cookie: stolen } })
+    expect(refreshed.status).toBe(200)
+    const current = cookieOf(refreshed)
+    h.clock.advance(31 * 1000)
+    const replay = await h.call('POST', '/auth/refresh_token', { headers: { cookie: stolen } })
+    expect(replay.status).toBe(401)
+    expect(replay.body.error).toBe('ERR_INVALID_TOKEN')
+    // Both holders are signed out: the rotated cookie and the access token it gave no longer work.
+    expect((await h.call('POST', '/auth/refresh_token', { headers: { cookie: current } })).status).toBe(401)
+    expect((await h.call('GET', '/auth/me', { token: refreshed.body.token })).status).toBe(401)
+  })
+
+  test('the thief refreshing first: the owner`s later refresh with the same token ends the thief`s session', async () => {
+    const h = await createHarness()
+    const login = await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: PASSWORD } })
+    const copy = cookieOf(login)
+    const thief = await h.call('POST', '/auth/refresh_token', { headers: { cookie: copy } })
+    expect(thief.status).toBe(200)
+    h.clock.advance(10 * 60 * 1000)
+    expect((await h.call('POST', '/auth/refresh_token', { headers: { cookie: copy } })).status).toBe(401)
+    expect((await h.call('GET', '/auth/me', { token: thief.body.token })).status).toBe(401)
+    expect(
+      (await h.call('POST', '/auth/refresh_token', { headers: { cookie: cookieOf(thief) } })).status,
+    ).toBe(401)
+  })
+
+  test('within the grace, another tab refreshing with the just-replaced token gets the current session', async () => {
+    const h = await createHarness()
+    const login = await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: PASSWORD } })
+    const shared = cookieOf(login)
+    h.clock.advance(20 * 60 * 1000)
+    const first = await h.call('POST', '/auth/refresh_token', { headers: { cookie: shared } })
+    expect(first.status).toBe(200)
+    h.clock.advance(REFRESH_GRACE_MS)
+    const second = await h.call('POST', '/auth/refresh_token', { headers: { cookie: shared } })
+    expect(second.status).toBe(200)
+    expect(second.body.user.id).toBe(h.a.adminId)
+    // It leaves the browser's cookie (set by the first tab) as it is.
+    expect(second.headers.get('set-cookie')).toBeNull()
+    expect((await h.call('GET', '/auth/me', { token: second.body.token })).status).toBe(200)
+    // The session goes on with the rotated cookie.
+    const next = await h.call('POST', '/auth/refresh_token', { headers: { cookie: cookieOf(first) } })
+    expect(next.status).toBe(200)
+    expect((await h.call('GET', '/auth/me', { token: first.body.token })).status).toBe(200)
   })
 
   test('logout ends the session: the access token and the refresh cookie stop working', async () => {

@@ -15,13 +15,14 @@ export const REFRESH_COOKIE = 'jrt'
 
 export function authRoutes(throttle: LoginThrottle) {
   const withCookie = (c: Context<AppEnv>, issued: Issued) => {
-    setCookie(c, REFRESH_COOKIE, issued.refreshToken, {
-      httpOnly: true,
-      sameSite: 'Strict',
-      secure: isHttps(c),
-      path: '/api/auth',
-      maxAge: REFRESH_TOKEN_TTL_MS / 1000,
-    })
+    if (issued.refreshToken !== null)
+      setCookie(c, REFRESH_COOKIE, issued.refreshToken, {
+        httpOnly: true,
+        sameSite: 'Strict',
+        secure: isHttps(c),
+        path: '/api/auth',
+        maxAge: REFRESH_TOKEN_TTL_MS / 1000,
+      })
     return c.json({ token: issued.token, user: issued.user })
   }
 

@@ -2,12 +2,13 @@ import { and, eq, isNull } from 'drizzle-orm'
 import type { LoginResponse, SessionUser } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
 import { answeredDueDate } from '../../../shared/plans'
+import { wallTimeOf } from '../../../shared/timezone'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
 import { companies, plans, type UserRow, userSessions, users } from '../../db/schema'
 import { channel, rooms } from '../../realtime/rooms'
 import { toPlanDto } from '../plans/service'
-import { companySettings } from '../settings/service'
+import { companySettings, companyTimeZone } from '../settings/service'
 import { userDto } from '../users/service'
 import { assertCompanyOpen } from './company-access'
 import type { LoginThrottle } from './throttle'
@@ -20,7 +21,8 @@ const dummyHash = () => {
   return unknownUserHash
 }
 
-export type Issued = LoginResponse & { refreshToken: string; sessionId: string }
+/** `refreshToken` null: keep the cookie the browser has (a refresh within the grace). */
+export type Issued = LoginResponse & { refreshToken: string | null; sessionId: string }
 
 export function sessionUser(deps: Deps, user: UserRow): SessionUser {
   const row = deps.db
@@ -50,6 +52,26 @@ function assertUserEnabled(user: UserRow) {
   if (user.disabled) throw new AppError('ERR_USER_DISABLED', 'This user is disabled')
 }
 
+/** Whether `hhmm` (HH:mm) falls in a shift from `start` to `end`, both minutes included; past midnight when end < start. */
+export function withinWorkHours(hhmm: string, start: string, end: string): boolean {
+  return start <= end ? hhmm >= start && hhmm <= end : hhmm >= start || hhmm <= end
+}
+
+/**
+ * A non-admin signs in only within their working hours (startWork to endWork, default the whole day), on the
+ * company's clock. Checked at sign-in only, as the spec's client does: a session begun in time runs on.
+ */
+function assertWithinWorkHours(deps: Deps, user: UserRow) {
+  if (user.profile === 'admin' || user.super) return
+  const { hour, minute } = wallTimeOf(deps.clock.now(), companyTimeZone(deps.sqlite, user.companyId))
+  const now = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`
+  if (!withinWorkHours(now, user.startWork, user.endWork))
+    throw new AppError('ERR_OUT_OF_HOURS', 'Outside your working hours', {
+      startWork: user.startWork,
+      endWork: user.endWork,
+    })
+}
+
 /** A company may be used while active and until the end of its due date. */
 function assertCompanyUsable(deps: Deps, user: UserRow) {
   const company = deps.db
@@ -61,7 +83,12 @@ function assertCompanyUsable(deps: Deps, user: UserRow) {
   assertCompanyOpen(deps, company, user.super)
 }
 
-async function issue(deps: Deps, user: UserRow, sessionId: string, refreshToken: string): Promise<Issued> {
+async function issue(
+  deps: Deps,
+  user: UserRow,
+  sessionId: string,
+  refreshToken: string | null,
+): Promise<Issued> {
   const token = await signAccessToken(deps, {
     sub: user.id,
     cid: user.companyId,
@@ -91,6 +118,7 @@ export async function login(
   throttle.succeed(attempt.reservation)
   assertUserEnabled(user)
   assertCompanyUsable(deps, user)
+  assertWithinWorkHours(deps, user)
 
   const sessionId = crypto.randomUUID()
   const refreshToken = newRefreshToken()
@@ -134,29 +162,66 @@ export async function login(
   return issue(deps, user, sessionId, refreshToken)
 }
 
-/** Exchanges a refresh token for a new access token, rotating the refresh token. */
+/**
+ * How long the token a refresh just replaced still answers: tabs of one browser that refresh at once all send
+ * the cookie they had, and only the first one rotates it.
+ */
+export const REFRESH_GRACE_MS = 30 * 1000
+
+/**
+ * Exchanges a refresh token for a new access token, rotating the refresh token. The token just replaced, sent
+ * again within the grace, answers the session without rotating (the browser already holds the new cookie);
+ * sent later, it is a stolen copy in use (or the stolen one was used first): the session ends for both holders.
+ */
 export async function refresh(deps: Deps, refreshToken: string | undefined): Promise<Issued> {
   if (!refreshToken) throw new AppError('ERR_NO_TOKEN', 'Sign in first')
   const now = deps.clock.now()
-  const session = deps.db
-    .select()
-    .from(userSessions)
-    .where(eq(userSessions.refreshTokenHash, hashToken(refreshToken)))
-    .get()
-  if (!session || session.revokedAt != null || session.expiresAt <= now) {
+  const hash = hashToken(refreshToken)
+  const session = deps.db.select().from(userSessions).where(eq(userSessions.refreshTokenHash, hash)).get()
+  if (!session) return replayed(deps, hash, now)
+  if (session.revokedAt != null || session.expiresAt <= now) {
     throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
   }
-  const user = deps.db.select().from(users).where(eq(users.id, session.userId)).get()
-  if (!user) throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
-  assertUserEnabled(user)
-  assertCompanyUsable(deps, user)
+  const user = usableUser(deps, session.userId)
   const rotated = newRefreshToken()
   deps.db
     .update(userSessions)
-    .set({ refreshTokenHash: hashToken(rotated), lastUsedAt: now, expiresAt: now + REFRESH_TOKEN_TTL_MS })
+    .set({
+      refreshTokenHash: hashToken(rotated),
+      previousTokenHash: hash,
+      rotatedAt: now,
+      lastUsedAt: now,
+      expiresAt: now + REFRESH_TOKEN_TTL_MS,
+    })
     .where(eq(userSessions.id, session.id))
     .run()
   return issue(deps, user, session.id, rotated)
+}
+
+function usableUser(deps: Deps, userId: number): UserRow {
+  const user = deps.db.select().from(users).where(eq(users.id, userId)).get()
+  if (!user) throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
+  assertUserEnabled(user)
+  assertCompanyUsable(deps, user)
+  return user
+}
+
+/** A refresh token that is no session's current one: the one a session replaced, or nothing we know. */
+async function replayed(deps: Deps, hash: string, now: number): Promise<Issued> {
+  const session = deps.db.select().from(userSessions).where(eq(userSessions.previousTokenHash, hash)).get()
+  const ended = () => new AppError('ERR_INVALID_TOKEN', 'This session has ended')
+  if (!session || session.revokedAt != null || session.expiresAt <= now) throw ended()
+  if (session.rotatedAt != null && now - session.rotatedAt <= REFRESH_GRACE_MS) {
+    // No new cookie: the tab that rotated has set it for the whole browser.
+    return issue(deps, usableUser(deps, session.userId), session.id, null)
+  }
+  deps.db.update(userSessions).set({ revokedAt: now }).where(eq(userSessions.id, session.id)).run()
+  deps.hub.disconnectSession(session.id, 'refresh token reused')
+  deps.log.warn('a replaced refresh token was used again: the session was ended', {
+    userId: session.userId,
+    sessionId: session.id,
+  })
+  throw ended()
 }
 
 export function logout(deps: Deps, by: { sessionId?: string; refreshToken?: string }) {

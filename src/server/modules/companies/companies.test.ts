@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
 import { NO_DUE_DATE } from '../../../shared/plans'
+import { companies, plans } from '../../db/schema'
 import { createHarness, PASSWORD } from '../../test/harness'
 
 describe('companies (super user only)', () => {
@@ -15,7 +17,7 @@ describe('companies (super user only)', () => {
       recurrence: 'MENSAL',
       status: true,
       document: '12.345.678/0001-90',
-      password: 'padaria123',
+      password: 'Padaria123',
     })
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({
@@ -25,7 +27,7 @@ describe('companies (super user only)', () => {
       plan: { id: h.plan.id },
     })
     const login = await h.call('POST', '/auth/login', {
-      body: { email: 'dono@padaria.test', password: 'padaria123' },
+      body: { email: 'dono@padaria.test', password: 'Padaria123' },
     })
     expect(login.status).toBe(200)
     expect(login.body.user).toMatchObject({ profile: 'admin', super: false, companyId: res.body.id })
@@ -40,7 +42,7 @@ describe('companies (super user only)', () => {
       email: 'a@semdata.test',
       planId: h.plan.id,
       dueDate: '',
-      password: 'abcde',
+      password: 'Abcde123',
     })
     expect(res.status).toBe(201)
     expect(res.body.dueDate).toBe(NO_DUE_DATE) // none: answered far ahead (see extend.test.ts)
@@ -59,21 +61,21 @@ describe('companies (super user only)', () => {
       name: 'Alpha',
       email: 'x@y.test',
       planId: h.plan.id,
-      password: 'abcde',
+      password: 'Abcde123',
     })
     expect(dupName.body.error).toBe('ERR_COMPANY_NAME_ALREADY_EXISTS')
     const dupEmail = await root.post('/companies', {
       name: 'Nova',
       email: h.a.admin,
       planId: h.plan.id,
-      password: 'abcde',
+      password: 'Abcde123',
     })
     expect(dupEmail.body.error).toBe('ERR_EMAIL_ALREADY_EXISTS')
     const noPlan = await root.post('/companies', {
       name: 'Nova',
       email: 'n@n.test',
       planId: 999,
-      password: 'abcde',
+      password: 'Abcde123',
     })
     expect(noPlan.status).toBe(404)
     expect(noPlan.body.error).toBe('ERR_NO_PLAN_FOUND')
@@ -106,8 +108,12 @@ describe('companies (super user only)', () => {
       for (const res of [
         await user.get('/companies'),
         await user.get('/companies/list'),
-        await user.get(`/companies/${h.a.id}`),
-        await user.post('/companies', { name: 'X', email: 'x@x.test', planId: h.plan.id, password: 'abcde' }),
+        await user.post('/companies', {
+          name: 'X',
+          email: 'x@x.test',
+          planId: h.plan.id,
+          password: 'Abcde123',
+        }),
         await user.put(`/companies/${h.a.id}`, { dueDate: '2099-01-01' }),
         await user.del(`/companies/${h.b.id}`),
       ]) {
@@ -115,6 +121,46 @@ describe('companies (super user only)', () => {
         expect(res.body.error).toBe('ERR_NO_PERMISSION')
       }
     }
+  })
+})
+
+describe("a company's own reads", () => {
+  test('an admin reads their own company and its plan; an attendant gets 403; another company`s ids 404', async () => {
+    const h = await createHarness()
+    const other = h.deps.db
+      .insert(plans)
+      .values({ name: 'Outro plano', createdAt: h.clock.now(), updatedAt: h.clock.now() })
+      .returning()
+      .get()
+    h.deps.db.update(companies).set({ planId: other.id }).where(eq(companies.id, h.b.id)).run()
+    const admin = await h.as(h.a.admin)
+    const mine = await admin.get(`/companies/${h.a.id}`)
+    expect(mine.status).toBe(200)
+    expect(mine.body).toMatchObject({ id: h.a.id, name: 'Alpha', planId: h.plan.id, dueDate: '2027-12-31' })
+    const plan = await admin.get(`/plans/${h.plan.id}`)
+    expect(plan.status).toBe(200)
+    expect(plan.body).toMatchObject({ id: h.plan.id, name: 'Plano Padrão', useKanban: true })
+    for (const [res, code] of [
+      [await admin.get(`/companies/${h.b.id}`), 'ERR_NO_COMPANY_FOUND'],
+      [await admin.get(`/plans/${other.id}`), 'ERR_NO_PLAN_FOUND'],
+      [await admin.get('/plans/99999'), 'ERR_NO_PLAN_FOUND'],
+    ] as const) {
+      expect(res.status).toBe(404)
+      expect(res.body.error).toBe(code)
+    }
+    const agent = await h.as(h.a.attendant)
+    expect((await agent.get(`/companies/${h.a.id}`)).status).toBe(403)
+    expect((await agent.get(`/plans/${h.plan.id}`)).status).toBe(403)
+    expect((await agent.get(`/companies/${h.b.id}`)).status).toBe(404)
+    // Writes stay the super user's.
+    expect((await admin.put(`/companies/${h.a.id}`, { dueDate: '2099-01-01' })).status).toBe(403)
+    expect((await admin.put(`/plans/${h.plan.id}`, { name: 'Meu plano' })).status).toBe(403)
+    expect((await admin.del(`/plans/${h.plan.id}`)).status).toBe(403)
+    expect((await admin.get('/companies/list')).status).toBe(403)
+    // The super user reads any of them.
+    const root = await h.as(h.superAdmin.email)
+    expect((await root.get(`/companies/${h.b.id}`)).body.planId).toBe(other.id)
+    expect((await root.get(`/plans/${other.id}`)).body.name).toBe('Outro plano')
   })
 })
 

@@ -66,12 +66,12 @@ describe("'+ Vencimento' and what a company uses", () => {
       name: 'Oficina',
       email: 'dona@oficina.test',
       planId: h.plan.id,
-      password: 'oficina123',
+      password: 'Oficina123',
       userName: 'Marta Souza',
     })
     expect(res.status).toBe(201)
     const login = await h.call('POST', '/auth/login', {
-      body: { email: 'dona@oficina.test', password: 'oficina123' },
+      body: { email: 'dona@oficina.test', password: 'Oficina123' },
     })
     expect(login.body.user.name).toBe('Marta Souza')
   })

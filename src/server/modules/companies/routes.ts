@@ -9,17 +9,18 @@ import {
   createCompany,
   deleteCompany,
   extendCompany,
-  getCompany,
   getCompanySchedules,
   listAllCompanies,
   listCompanies,
+  readCompany,
   updateCompany,
   updateCompanySchedules,
 } from './service'
 
 /**
- * Companies are managed by the platform's super user only; a company's service hours also by its own admins
- * (those two routes come before the super gate: a route that answers ends the chain there).
+ * Companies are managed by the platform's super user only; a company's service hours also by its own admins, and
+ * a company's admins read their own company (those routes come before the super gate: a route that answers ends
+ * the chain there, so `/list` is gated on its own before `/:id` would take it).
  */
 export const companiesRoutes = new Hono<AppEnv>()
   .use(requireAuth)
@@ -29,10 +30,10 @@ export const companiesRoutes = new Hono<AppEnv>()
     const { schedules } = await parseBody(c, companySchedulesBody)
     return c.json(updateCompanySchedules(ctxOf(c), id, schedules))
   })
+  .get('/list', requireSuper, (c) => c.json(listAllCompanies(ctxOf(c))))
+  .get('/:id', (c) => c.json(readCompany(ctxOf(c), pathId(c, 'ERR_NO_COMPANY_FOUND'))))
   .use(requireSuper)
   .get('/', (c) => c.json(listCompanies(ctxOf(c), parse(pageQuery, c.req.query()))))
-  .get('/list', (c) => c.json(listAllCompanies(ctxOf(c))))
-  .get('/:id', (c) => c.json(getCompany(ctxOf(c), pathId(c, 'ERR_NO_COMPANY_FOUND'))))
   .post('/', async (c) => c.json(await createCompany(ctxOf(c), await parseBody(c, createCompanyBody)), 201))
   .put('/:id', async (c) =>
     c.json(updateCompany(ctxOf(c), pathId(c, 'ERR_NO_COMPANY_FOUND'), await parseBody(c, updateCompanyBody))),

@@ -106,6 +106,24 @@ export function listAllCompanies(ctx: Ctx): CompanyDto[] {
     .map((r) => toCompanyDto(r.company, r.plan, r.counts))
 }
 
+/**
+ * Who reads a company: the super user any; its own users their own (`admins`: only its admins, an attendant gets
+ * 403). Another company's id is not found, as one that does not exist.
+ */
+export function assertMayReadCompany(ctx: Ctx, companyId: number, who: 'admins' | 'users') {
+  const actor = userActor(ctx)
+  if (actor.super) return
+  if (actor.companyId !== companyId) throw new AppError('ERR_NO_COMPANY_FOUND', 'Company not found')
+  if (who === 'admins' && actor.profile !== 'admin')
+    throw new AppError('ERR_NO_PERMISSION', "Only the company's admins can read it")
+}
+
+/** `GET /companies/{id}`: the super user any company, a company's admin their own (settings, checkout). */
+export function readCompany(ctx: Ctx, companyId: number): CompanyDto {
+  assertMayReadCompany(ctx, companyId, 'admins')
+  return getCompany(ctx, companyId)
+}
+
 export function getCompany(ctx: Ctx, companyId: number): CompanyDto {
   const row = companiesWithPlans(ctx.db).where(eq(companies.id, companyId)).get()
   if (!row) throw new AppError('ERR_NO_COMPANY_FOUND', 'Company not found')

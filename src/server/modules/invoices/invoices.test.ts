@@ -107,7 +107,7 @@ describe('issuing invoices', () => {
     const created = await root.post('/companies', {
       name: 'Gamma',
       email: 'owner@gamma.test',
-      password: 'secret123',
+      password: 'Secret123',
       planId: h.plan.id,
       dueDate: '2026-11-28',
     })
@@ -117,7 +117,7 @@ describe('issuing invoices', () => {
     const far = await root.post('/companies', {
       name: 'Delta',
       email: 'owner@delta.test',
-      password: 'secret123',
+      password: 'Secret123',
       planId: h.plan.id,
       dueDate: '2027-03-01',
     })

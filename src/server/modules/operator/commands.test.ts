@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { plans, users } from '../../db/schema'
-import { createHarness } from '../../test/harness'
+import { createHarness, PASSWORD } from '../../test/harness'
 import { OPERATOR_COMMAND_NAMES, runOperatorCommand } from './commands'
 
 const operator = { authorization: 'Operator operator-test-token' }
@@ -128,7 +128,7 @@ describe('operator commands: the same rules as the API', () => {
       name: 'Padaria',
       email: 'Dona@Padaria.test',
       plan: 'plano padrão',
-      password: 'segredo1',
+      password: 'Segredo1',
       dueDate: '2027-01-10',
     })) as { id: number; email: string; plan: { name: string } }
     expect(created).toMatchObject({ email: 'dona@padaria.test', plan: { name: 'Plano Padrão' } })
@@ -140,7 +140,7 @@ describe('operator commands: the same rules as the API', () => {
         name: 'Padaria',
         email: 'x@padaria.test',
         plan: h.plan.id,
-        password: 'segredo1',
+        password: 'Segredo1',
       }),
     )
     expect(dup).toMatchObject({ code: 'ERR_COMPANY_NAME_ALREADY_EXISTS', status: 409 })
@@ -191,7 +191,7 @@ describe('operator commands: the same rules as the API', () => {
       name: 'Nova Pessoa',
       email: 'nova@alpha.test',
       profile: 'user',
-      password: 'segredo1',
+      password: 'Segredo1',
     })) as { id: number; companyId: number }
     expect(created.companyId).toBe(h.a.id)
     expect(events.some((e) => e.event === `company-${h.a.id}-user`)).toBe(true)
@@ -202,7 +202,7 @@ describe('operator commands: the same rules as the API', () => {
           name: 'Mais Uma',
           email: 'mais@alpha.test',
           profile: 'user',
-          password: 'segredo1',
+          password: 'Segredo1',
         }),
       ),
     ).toMatchObject({ code: 'ERR_USER_LIMIT_REACHED', status: 403 })
@@ -226,7 +226,7 @@ describe('operator commands: the same rules as the API', () => {
     const disabled = await runOperatorCommand(h.deps, 'user.disable', { user: h.a.admin })
     expect(disabled).toMatchObject({ id: h.a.adminId, disabled: true })
     expect((await admin.get('/users')).status).toBe(401)
-    const login = await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: 'secret123' } })
+    const login = await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: PASSWORD } })
     expect(login.status).toBe(403)
     expect(login.body.error).toBe('ERR_USER_DISABLED')
     // A wrong password still answers as any wrong password does.
@@ -241,7 +241,7 @@ describe('operator commands: the same rules as the API', () => {
       disabled: false,
     })
     expect(
-      (await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: 'secret123' } })).status,
+      (await h.call('POST', '/auth/login', { body: { email: h.a.admin, password: PASSWORD } })).status,
     ).toBe(200)
   })
 
@@ -309,7 +309,7 @@ describe('POST /api/operator/commands/:name', () => {
     const events = h.recordEvents()
     const created = await h.call('POST', '/operator/commands/user.create', {
       headers: operator,
-      body: { company: 'Beta', name: 'Zé', email: 'ze@beta.test', profile: 'user', password: 'segredo1' },
+      body: { company: 'Beta', name: 'Zé', email: 'ze@beta.test', profile: 'user', password: 'Segredo1' },
     })
     expect(created).toMatchObject({ status: 200, body: { email: 'ze@beta.test', companyId: h.b.id } })
     expect(events.map((e) => e.event)).toContain(`company-${h.b.id}-user`)

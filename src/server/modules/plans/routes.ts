@@ -8,10 +8,12 @@ import { createPlan, deletePlan, getPlan, listPlans, listPublicPlans, updatePlan
 
 export const plansRoutes = new Hono<AppEnv>()
   .get('/list', (c) => c.json(listPublicPlans(c.get('deps'))))
-  .use(requireAuth, requireSuper)
-  .get('/all', (c) => c.json(listPublicPlans(c.get('deps'))))
-  .get('/', (c) => c.json(listPlans(ctxOf(c), parse(pageQuery, c.req.query()))))
+  .use(requireAuth)
+  // A company's admin reads their own plan (the checkout); `/all` is gated on its own before `/:id` would take it.
+  .get('/all', requireSuper, (c) => c.json(listPublicPlans(c.get('deps'))))
   .get('/:id', (c) => c.json(getPlan(ctxOf(c), pathId(c, 'ERR_NO_PLAN_FOUND'))))
+  .use(requireSuper)
+  .get('/', (c) => c.json(listPlans(ctxOf(c), parse(pageQuery, c.req.query()))))
   .post('/', async (c) => c.json(createPlan(ctxOf(c), await parseBody(c, planBody)), 201))
   .put('/:id', async (c) =>
     c.json(updatePlan(ctxOf(c), pathId(c, 'ERR_NO_PLAN_FOUND'), await parseBody(c, planBody))),

@@ -58,7 +58,22 @@ export function listPlans(
   }
 }
 
+/**
+ * `GET /plans/{id}`: the super user any plan; a company's admin their company's plan (the checkout reads it), an
+ * attendant of that company 403. Any other plan is not found to them.
+ */
 export function getPlan(ctx: Ctx, planId: number) {
+  const actor = ctx.actor
+  if (actor.kind !== 'user' || !actor.super) {
+    const own = ctx.db
+      .select({ planId: companies.planId })
+      .from(companies)
+      .where(eq(companies.id, actor.companyId))
+      .get()
+    if (own?.planId !== planId) throw new AppError('ERR_NO_PLAN_FOUND', 'Plan not found')
+    if (actor.kind !== 'user' || actor.profile !== 'admin')
+      throw new AppError('ERR_NO_PERMISSION', "Only the company's admins can read its plan")
+  }
   return toPlanDto(getPlanRow(ctx.db, planId))
 }
 

@@ -203,7 +203,8 @@ describe('queue options', () => {
       { queueId: queue.id, title: 'T', parentId: -2 },
       { queueId: queue.id, title: 'T', parentId: 1.5 },
       { queueId: queue.id, title: 'T', message: 5 },
-      { queueId: queue.id, title: 'T', option: 3 },
+      { queueId: queue.id, title: 'T', option: 0 },
+      { queueId: queue.id, title: 'T', option: 2.5 },
       { queueId: -1, title: 'T' },
       { queueId: 1e300, title: 'T' },
     ]

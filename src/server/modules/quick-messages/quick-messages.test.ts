@@ -35,7 +35,7 @@ async function upload(
 describe('quick messages: happy paths', () => {
   test('create, read, edit, delete; company-wide ones are live to the company', async () => {
     const h = await createHarness()
-    const agent = await h.as(h.a.attendant)
+    const agent = await h.as(h.a.admin)
     const events = h.recordEvents()
     const created = await agent.post('/quick-messages', {
       shortcode: '/oi',
@@ -53,7 +53,7 @@ describe('quick messages: happy paths', () => {
       isMedia: false,
       mediaPath: null,
       mediaUrl: null,
-      userId: h.a.attendantId,
+      userId: h.a.adminId,
       companyId: h.a.id,
       createdAt: '2026-11-21T12:00:00.000Z',
     })
@@ -79,13 +79,13 @@ describe('quick messages: happy paths', () => {
 
   test("personal ones go only to their owner's room; turning one company-wide and back moves it", async () => {
     const h = await createHarness()
-    const agent = await h.as(h.a.attendant)
+    const agent = await h.as(h.a.admin)
     const events = h.recordEvents()
     const { id } = (await agent.post('/quick-messages', { shortcode: 'meu', message: 'pessoal' })).body
     await agent.put(`/quick-messages/${id}`, { shortcode: 'meu', geral: true })
     await agent.put(`/quick-messages/${id}`, { shortcode: 'meu', geral: false })
     await agent.del(`/quick-messages/${id}`)
-    const userRoom = `company:${h.a.id}:user:${h.a.attendantId}`
+    const userRoom = `company:${h.a.id}:user:${h.a.adminId}`
     const companyRoom = `company:${h.a.id}`
     const live = events.filter((e) => e.event === `company-${h.a.id}-quickmessage`)
     expect(live.map((e) => [e.room, (e.data as { action: string }).action])).toEqual([
@@ -254,7 +254,7 @@ describe('quick messages: validation and errors', () => {
     )
     // Another company is another world.
     expect(
-      (await (await h.as(h.b.attendant)).post('/quick-messages', { shortcode: 'oi', geral: true })).status,
+      (await (await h.as(h.b.admin)).post('/quick-messages', { shortcode: 'oi', geral: true })).status,
     ).toBe(201)
   })
 })
@@ -301,13 +301,12 @@ describe('quick messages: security', () => {
     expect((await admin.del(`/quick-messages/${id}`)).status).toBe(200)
   })
 
-  test('a company-wide one is usable by all, but only its owner or an admin changes it (403 otherwise)', async () => {
+  test('a company-wide one is usable by all, but only an admin changes it (403 otherwise)', async () => {
     const h = await createHarness()
     const second = h.makeUser(h.a.id, { email: 'second2@alpha.test' })
-    const agent = await h.as(h.a.attendant)
     const peer = await h.as(second.email)
     const admin = await h.as(h.a.admin)
-    const { id } = (await agent.post('/quick-messages', { shortcode: 'todos', geral: true })).body
+    const { id } = (await admin.post('/quick-messages', { shortcode: 'todos', geral: true })).body
     expect((await peer.get(`/quick-messages/${id}`)).status).toBe(200)
     expect((await peer.get('/quick-messages/list')).body.map((r: { id: number }) => r.id)).toEqual([id])
     const put = await peer.put(`/quick-messages/${id}`, { shortcode: 'meu' })
@@ -321,7 +320,33 @@ describe('quick messages: security', () => {
     expect(
       (await admin.put(`/quick-messages/${id}`, { shortcode: 'todos', message: 'editado' })).status,
     ).toBe(200)
-    expect((await agent.del(`/quick-messages/${id}`)).status).toBe(200)
+    expect((await admin.del(`/quick-messages/${id}`)).status).toBe(200)
+  })
+
+  test('an attendant keeps personal quick messages but shares none with the company (403)', async () => {
+    const h = await createHarness()
+    const agent = await h.as(h.a.attendant)
+    const events = h.recordEvents()
+    const shared = await agent.post('/quick-messages', { shortcode: 'todos', message: 'x', geral: true })
+    expect(shared.status).toBe(403)
+    expect(shared.body.error).toBe('ERR_NO_PERMISSION')
+    const mine = await agent.post('/quick-messages', { shortcode: 'minha', message: 'só minha' })
+    expect(mine.status).toBe(201)
+    const id = mine.body.id
+    expect((await agent.put(`/quick-messages/${id}`, { shortcode: 'minha', geral: true })).status).toBe(403)
+    expect((await agent.put(`/quick-messages/${id}`, { shortcode: 'minha2', message: 'ok' })).status).toBe(
+      200,
+    )
+    expect((await agent.get(`/quick-messages/${id}`)).body).toMatchObject({
+      shortcode: 'minha2',
+      geral: false,
+    })
+    // One an attendant owns that is already company-wide (made before this rule) is the admins' now.
+    h.deps.sqlite.query('UPDATE quick_messages SET geral = 1 WHERE id = ?').run(id)
+    expect((await agent.put(`/quick-messages/${id}`, { shortcode: 'minha3' })).status).toBe(403)
+    expect((await agent.del(`/quick-messages/${id}`)).status).toBe(403)
+    const rooms = events.filter((e) => e.event === `company-${h.a.id}-quickmessage`).map((e) => e.room)
+    expect(rooms.every((room) => room === `company:${h.a.id}:user:${h.a.attendantId}`)).toBe(true)
   })
 
   test('without a session every call is 401', async () => {

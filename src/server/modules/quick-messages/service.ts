@@ -1,7 +1,8 @@
 /**
  * Quick messages (spec 2): reusable answers called up by a shortcode. A `geral` one is company-wide; any other
  * is personal to its owner. A user sees the company-wide ones and their own; an admin also reaches another
- * user's personal one by its id. Only the owner or an admin edits or deletes. No user ever sees two quick
+ * user's personal one by its id. Company-wide ones are the admins' to add, edit and delete; an attendant keeps
+ * their personal ones. Only the owner or an admin edits or deletes. No user ever sees two quick
  * messages with one shortcode (case-insensitive). Changes are live (`company-{id}-quickmessage`): company-wide
  * ones to the company, personal ones only to their owner.
  */
@@ -86,10 +87,20 @@ export function getQuickMessageRow(sqlite: Database, actor: UserActor, id: numbe
   return row
 }
 
-/** Editing and deleting belong to the owner and to admins. */
+/** Editing and deleting belong to the owner and to admins; a company-wide one to admins only. */
 function assertMayChange(actor: UserActor, row: RawQuickMessage) {
-  if (row.userId !== actor.userId && !isAdminActor(actor))
+  if (isAdminActor(actor)) return
+  if (row.userId !== actor.userId)
     throw new AppError('ERR_NO_PERMISSION', 'Only its owner or an admin can change this quick message')
+  if (row.geral) assertMayShare(actor, true)
+}
+
+/** Only an admin makes a quick message company-wide. */
+function assertMayShare(actor: UserActor, geral: boolean) {
+  if (geral && !isAdminActor(actor))
+    throw new AppError('ERR_NO_PERMISSION', 'Only admins can share a quick message with the whole company', {
+      field: 'geral',
+    })
 }
 
 /**
@@ -191,6 +202,7 @@ export function createQuickMessage(ctx: Ctx, input: QuickMessageInput): QuickMes
   return transact(ctx, (tx, events) => {
     const sqlite = sqliteOf(tx)
     const geral = input.geral ?? false
+    assertMayShare(actor, geral)
     assertShortcodeFree(sqlite, actor.companyId, { shortcode: input.shortcode, geral, ownerId: actor.userId })
     const now = ctx.clock.now()
     const { id } = stmt<{ id: number }, (string | number)[]>(
@@ -221,6 +233,7 @@ export function updateQuickMessage(ctx: Ctx, id: number, input: QuickMessageInpu
     const current = getQuickMessageRow(sqlite, actor, id)
     assertMayChange(actor, current)
     const geral = input.geral ?? current.geral === 1
+    assertMayShare(actor, geral)
     assertShortcodeFree(
       sqlite,
       actor.companyId,

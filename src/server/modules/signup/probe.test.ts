@@ -15,7 +15,7 @@ const form = {
   name: 'Maria Souza',
   companyName: 'Padaria Central',
   email: 'maria@padaria.test',
-  password: 'segredo1',
+  password: 'Segredo1',
   phone: '(11) 91234-5678',
   planId: 1,
   code: '123456',

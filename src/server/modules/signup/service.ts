@@ -12,9 +12,9 @@ import { AppError } from '../../../shared/errors'
 import { type IssuedSignupCode, normalizePhone, type SignupInput } from '../../../shared/schemas/signup'
 import { isoDate, isoString } from '../../clock'
 import type { Ctx, Deps, SystemActor } from '../../context'
-import { transact, userActor } from '../../context'
+import { transact } from '../../context'
 import { companies, signupCodes, users, whatsapps } from '../../db/schema'
-import { createCompany, getCompany } from '../companies/service'
+import { assertMayReadCompany, createCompany, getCompany } from '../companies/service'
 import { getPlanRow, toPlanDto } from '../plans/service'
 import { codeHash, newCode } from './codes'
 
@@ -215,11 +215,12 @@ export async function signUp(deps: Deps, input: SignupInput) {
   return getCompany({ ...deps, actor }, companyId)
 }
 
-/** `GET /api/companies/listPlan/{companyId}`: the company with its whole plan; its own admins or the super user. */
+/**
+ * `GET /api/companies/listPlan/{companyId}`: the company with its whole plan; its own users (the spec's menu reads
+ * the plan's flags for attendants too) or the super user.
+ */
 export function getCompanyWithPlan(ctx: Ctx, companyId: number): CompanyWithPlanDto {
-  const actor = userActor(ctx)
-  const mine = actor.companyId === companyId && actor.profile === 'admin'
-  if (!actor.super && !mine) throw new AppError('ERR_NO_COMPANY_FOUND', 'Company not found')
+  assertMayReadCompany(ctx, companyId, 'users')
   const company = getCompany(ctx, companyId)
   return { ...company, plan: toPlanDto(getPlanRow(ctx.db, company.planId)) }
 }

@@ -9,7 +9,7 @@ const form = (code: string, fields: Record<string, unknown> = {}) => ({
   name: 'Maria Souza',
   companyName: 'Padaria Central',
   email: 'maria@padaria.test',
-  password: 'segredo1',
+  password: 'Segredo1',
   phone: '(11) 91234-5678',
   code,
   ...fields,
@@ -200,7 +200,7 @@ describe('POST /companies/cadastro', () => {
     expect(settings.find((s) => s.key === 'campaignsEnabled')?.value).toBe('true')
     // The first admin signs in with the form's name, e-mail and password, and sees the trial.
     const login = await h.call('POST', '/auth/login', {
-      body: { email: 'maria@padaria.test', password: 'segredo1' },
+      body: { email: 'maria@padaria.test', password: 'Segredo1' },
     })
     expect(login.status).toBe(200)
     expect(login.body.user).toMatchObject({ name: 'Maria Souza', profile: 'admin', super: false })
@@ -339,7 +339,7 @@ describe('POST /companies/cadastro', () => {
 })
 
 describe('GET /companies/listPlan/{companyId}', () => {
-  test("the company's admin and the super user see it with its plan; others get 404", async () => {
+  test("the company's users and the super user see it with its plan; others get 404", async () => {
     const h = await createHarness()
     const admin = await h.as(h.a.admin)
     const mine = await admin.get(`/companies/listPlan/${h.a.id}`)
@@ -354,8 +354,12 @@ describe('GET /companies/listPlan/{companyId}', () => {
     const root = await h.as(h.superAdmin.email)
     expect((await root.get(`/companies/listPlan/${h.b.id}`)).body.id).toBe(h.b.id)
     expect((await admin.get(`/companies/listPlan/${h.b.id}`)).status).toBe(404)
+    // Attendants read their own company's plan flags (the spec's menu), never another's.
     const agent = await h.as(h.a.attendant)
-    expect((await agent.get(`/companies/listPlan/${h.a.id}`)).status).toBe(404)
+    const flags = await agent.get(`/companies/listPlan/${h.a.id}`)
+    expect(flags.status).toBe(200)
+    expect(flags.body.plan).toMatchObject({ id: h.plan.id, useKanban: true })
+    expect((await agent.get(`/companies/listPlan/${h.b.id}`)).status).toBe(404)
     expect((await h.call('GET', `/companies/listPlan/${h.a.id}`)).status).toBe(401)
     expect((await root.get('/companies/listPlan/99999')).status).toBe(404)
   })

@@ -1,6 +1,8 @@
 /**
  * Tags label tickets (and contacts); kanban 1 makes a tag a lane of the Kanban board. Every user of the company
- * may list and edit them (spec 2, section 6). Names are unique per company, case-insensitively. Changes are live
+ * lists them and may add an ordinary tag (spec 2, section 6: the tags screen is every user's); renaming and
+ * deleting a tag, and any change to the lanes, which lay out everyone's board, are the admins'. Attendants still
+ * tag tickets (`/ticket-tags`). Names are unique per company, case-insensitively. Changes are live
  * (`company-{id}-tag`, to the whole company): a client renames or drops the tag on the tickets and contacts it
  * holds by id, so a tag change does not republish every ticket that carries it.
  */
@@ -9,7 +11,7 @@ import type { Paged, TagDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import type { ListTagsQuery, TagInput } from '../../../shared/schemas/tags'
 import type { Ctx } from '../../context'
-import { transact } from '../../context'
+import { isAdminActor, transact } from '../../context'
 import type { DB } from '../../db/client'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import type { EventBuffer } from '../../realtime/hub'
@@ -122,7 +124,12 @@ function publishTag(events: EventBuffer, tag: TagDto, action: 'create' | 'update
   events.publish(rooms.company(tag.companyId), channel(tag.companyId, 'tag'), { action, tag })
 }
 
+function assertAdmin(ctx: Ctx, what: string) {
+  if (!isAdminActor(ctx.actor)) throw new AppError('ERR_NO_PERMISSION', `Only admins can ${what}`)
+}
+
 export function createTag(ctx: Ctx, input: TagInput): TagDto {
+  if (input.kanban === 1) assertAdmin(ctx, 'add a Kanban lane')
   const { companyId } = ctx.actor
   return transact(ctx, (tx, events) => {
     const sqlite = sqliteOf(tx)
@@ -144,7 +151,9 @@ export function updateTag(ctx: Ctx, tagId: number, input: TagInput): TagDto {
   const { companyId } = ctx.actor
   return transact(ctx, (tx, events) => {
     const sqlite = sqliteOf(tx)
+    // Another company's id is a 404 before it is a 403.
     const current = getTagRowInCompany(sqlite, companyId, tagId)
+    assertAdmin(ctx, 'change a tag')
     assertNameFree(sqlite, companyId, input.name, tagId)
     sqlite
       .query('UPDATE tags SET name = ?, color = ?, kanban = ?, updated_at = ? WHERE id = ?')
@@ -161,6 +170,7 @@ export function deleteTag(ctx: Ctx, tagId: number) {
   transact(ctx, (tx, events) => {
     const sqlite = sqliteOf(tx)
     getTagRowInCompany(sqlite, companyId, tagId)
+    assertAdmin(ctx, 'delete a tag')
     sqlite.query('DELETE FROM tags WHERE id = ?').run(tagId)
     events.publish(rooms.company(companyId), channel(companyId, 'tag'), { action: 'delete', tagId })
   })

@@ -5,9 +5,9 @@ import { makeContact, makeTag, makeTicket } from '../contacts/testing'
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field)
 
 describe('tags', () => {
-  test('any user creates, reads, renames and deletes a tag; every change is live to the company', async () => {
+  test('an admin creates, reads, renames and deletes a tag; every change is live to the company', async () => {
     const h = await createHarness()
-    const agent = await h.as(h.a.attendant)
+    const agent = await h.as(h.a.admin)
     const events = h.recordEvents()
     const created = await agent.post('/tags', { name: 'Urgente', color: '#FF0000' })
     expect(created.status).toBe(201)
@@ -41,9 +41,42 @@ describe('tags', () => {
     expect(dup.status).toBe(409)
     expect(dup.body.error).toBe('ERR_TAG_NAME_ALREADY_EXISTS')
     const other = (await agent.post('/tags', { name: 'Outra' })).body
-    expect((await agent.put(`/tags/${other.id}`, { name: 'sem cor' })).status).toBe(409)
-    expect((await agent.put(`/tags/${other.id}`, { name: 'Outra' })).status).toBe(200)
+    const admin = await h.as(h.a.admin)
+    expect((await admin.put(`/tags/${other.id}`, { name: 'sem cor' })).status).toBe(409)
+    expect((await admin.put(`/tags/${other.id}`, { name: 'Outra' })).status).toBe(200)
     expect((await (await h.as(h.b.attendant)).post('/tags', { name: 'Sem cor' })).status).toBe(201)
+  })
+
+  test('an attendant adds ordinary tags and tags tickets, but renames, deletes and adds lanes never: 403', async () => {
+    const h = await createHarness()
+    const agent = await h.as(h.a.attendant)
+    const events = h.recordEvents()
+    const tag = makeTag(h, h.a.id, 'Urgente', '#FF0000')
+    const lane = makeTag(h, h.a.id, 'Em andamento', '#00FF00', 1)
+    for (const res of [
+      await agent.put(`/tags/${tag.id}`, { name: 'Renomeada' }),
+      await agent.put(`/tags/${tag.id}`, { name: 'Urgente', kanban: 1 }),
+      await agent.put(`/tags/${lane.id}`, { name: 'Feito' }),
+      await agent.del(`/tags/${tag.id}`),
+      await agent.del(`/tags/${lane.id}`),
+      await agent.post('/tags', { name: 'Nova lane', kanban: 1 }),
+    ]) {
+      expect(res.status).toBe(403)
+      expect(res.body.error).toBe('ERR_NO_PERMISSION')
+    }
+    expect(events.filter((e) => e.event === `company-${h.a.id}-tag`)).toEqual([])
+    expect((await agent.get(`/tags/${tag.id}`)).body).toMatchObject({ name: 'Urgente', kanban: 0 })
+    expect((await agent.get(`/tags/${lane.id}`)).body).toMatchObject({ name: 'Em andamento', kanban: 1 })
+    expect((await agent.post('/tags', { name: 'Retorno' })).status).toBe(201)
+    // Tagging a ticket stays every user's.
+    const contact = makeContact(h, h.a.id)
+    const ticket = makeTicket(h, h.a.id, { contactId: contact.id, userId: h.a.attendantId, status: 'open' })
+    expect((await agent.put(`/ticket-tags/${ticket.id}/${tag.id}`)).status).toBe(200)
+    // An admin does all of it.
+    const admin = await h.as(h.a.admin)
+    expect((await admin.post('/tags', { name: 'Nova lane', kanban: 1 })).status).toBe(201)
+    expect((await admin.put(`/tags/${lane.id}`, { name: 'Feito' })).status).toBe(200)
+    expect((await admin.del(`/tags/${tag.id}`)).status).toBe(200)
   })
 
   test.each([

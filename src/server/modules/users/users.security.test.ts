@@ -45,7 +45,7 @@ describe('super users are managed by super users only', () => {
     const h = await createHarness()
     const platformAdmin = h.makeUser(h.platform.id, { profile: 'admin', email: 'ops@balcao.test' })
     const admin = await h.as(platformAdmin.email)
-    const takeover = await admin.put(`/users/${h.superAdmin.id}`, { password: 'taken-over' })
+    const takeover = await admin.put(`/users/${h.superAdmin.id}`, { password: 'Taken-over1' })
     expect(takeover.status).toBe(403)
     expect(takeover.body.error).toBe('ERR_NO_PERMISSION')
     for (const body of [{ email: 'mine@balcao.test' }, { name: 'Renamed' }, { profile: 'user' }]) {
@@ -101,13 +101,13 @@ describe('password changes end the other sessions', () => {
       .get(h.a.attendantId)!.id
     h.deps.hub.join(live.socket, { companyId: h.a.id, userId: h.a.attendantId, sessionId }, [])
     expect((await agent.get('/auth/me')).status).toBe(200)
-    expect((await admin.put(`/users/${h.a.attendantId}`, { password: 'nova-senha-1' })).status).toBe(200)
+    expect((await admin.put(`/users/${h.a.attendantId}`, { password: 'Nova-senha-1' })).status).toBe(200)
     expect((await agent.get('/auth/me')).status).toBe(401)
     expect(live.closed).toHaveLength(1)
     expect(live.closed[0]!.code).toBe(4001)
     // The admin's own session is untouched, and the user signs in again with the new password.
     expect((await admin.get('/auth/me')).status).toBe(200)
-    expect((await h.login(h.a.attendant, 'nova-senha-1')).length).toBeGreaterThan(0)
+    expect((await h.login(h.a.attendant, 'Nova-senha-1')).length).toBeGreaterThan(0)
   })
 
   test('users changing their own password keep this session and lose the others', async () => {
@@ -116,7 +116,7 @@ describe('password changes end the other sessions', () => {
     const other = await extraSession(h, { id: h.a.attendantId, companyId: h.a.id, profile: 'user' })
     expect((await h.call('GET', '/auth/me', { token: other.token })).status).toBe(200)
     const res = await agent.put(`/users/${h.a.attendantId}`, {
-      password: 'minha-nova',
+      password: 'Minha-nova1',
       currentPassword: PASSWORD,
     })
     expect(res.status).toBe(200)
@@ -142,7 +142,7 @@ describe('changing your own password or e-mail asks for the current password', (
     for (const email of [h.a.attendant, h.a.admin]) {
       const me = await h.as(email)
       const id = email === h.a.admin ? h.a.adminId : h.a.attendantId
-      for (const change of [{ password: 'outra-senha' }, { email: `novo-${id}@alpha.test` }]) {
+      for (const change of [{ password: 'Outra-senha1' }, { email: `novo-${id}@alpha.test` }]) {
         const missing = await me.put(`/users/${id}`, change)
         expect(missing.status).toBe(400)
         expect(missing.body.error).toBe('ERR_CURRENT_PASSWORD_REQUIRED')
@@ -169,7 +169,7 @@ describe('changing your own password or e-mail asks for the current password', (
     )
     const res = await me.put(`/users/${h.a.attendantId}`, {
       email: 'joana.nova@alpha.test',
-      password: 'senha-nova-1',
+      password: 'Senha-nova-1',
       currentPassword: PASSWORD,
     })
     expect(res.status).toBe(200)
@@ -177,7 +177,7 @@ describe('changing your own password or e-mail asks for the current password', (
     expect(
       (
         await h.call('POST', '/auth/login', {
-          body: { email: 'joana.nova@alpha.test', password: 'senha-nova-1' },
+          body: { email: 'joana.nova@alpha.test', password: 'Senha-nova-1' },
         })
       ).status,
     ).toBe(200)
@@ -188,7 +188,7 @@ describe('changing your own password or e-mail asks for the current password', (
     const admin = await h.as(h.a.admin)
     const res = await admin.put(`/users/${h.a.attendantId}`, {
       email: 'trocado@alpha.test',
-      password: 'definida-pelo-admin',
+      password: 'Definida-pelo-admin1',
     })
     expect(res.status).toBe(200)
   })
@@ -197,7 +197,7 @@ describe('changing your own password or e-mail asks for the current password', (
     const h = await createHarness()
     const me = await h.as(h.a.attendant)
     const guess = (currentPassword: string) =>
-      me.put(`/users/${h.a.attendantId}`, { password: 'tomada-123', currentPassword })
+      me.put(`/users/${h.a.attendantId}`, { password: 'Tomada-123', currentPassword })
     for (let i = 0; i < 5; i++) expect((await guess(`guess-${i}`)).status).toBe(403)
     const blocked = await guess(PASSWORD)
     expect(blocked.status).toBe(429)

@@ -4,7 +4,7 @@ import { createHarness, PASSWORD } from '../../test/harness'
 const attendant = (extra: Record<string, unknown> = {}) => ({
   name: 'Joana Lima',
   email: 'joana@alpha.test',
-  password: 'abc12345',
+  password: 'Abc12345',
   profile: 'user',
   ...extra,
 })
@@ -37,7 +37,7 @@ describe('users', () => {
     })
     // The new attendant can sign in with that password.
     expect(
-      (await h.call('POST', '/auth/login', { body: { email: 'joana@alpha.test', password: 'abc12345' } }))
+      (await h.call('POST', '/auth/login', { body: { email: 'joana@alpha.test', password: 'Abc12345' } }))
         .status,
     ).toBe(200)
   })
@@ -129,7 +129,7 @@ describe('users', () => {
     const own = await agent.put(`/users/${h.a.attendantId}`, {
       name: 'Novo Nome',
       defaultTheme: 'dark',
-      password: 'nova-senha',
+      password: 'Nova-senha1',
       currentPassword: PASSWORD,
     })
     expect(own.status).toBe(200)
@@ -152,19 +152,19 @@ describe('users', () => {
     const res = await admin.put(`/users/${h.a.attendantId}`, {
       profile: 'admin',
       queueIds: [q1.id],
-      password: 'outra-senha',
+      password: 'Outra-senha1',
     })
     expect(res.status).toBe(200)
     expect(res.body.profile).toBe('admin')
     expect(res.body.queues.map((q: { id: number }) => q.id)).toEqual([q1.id])
     expect(
-      (await h.call('POST', '/auth/login', { body: { email: h.a.attendant, password: 'outra-senha' } }))
+      (await h.call('POST', '/auth/login', { body: { email: h.a.attendant, password: 'Outra-senha1' } }))
         .status,
     ).toBe(200)
     // An empty password on edit keeps the current one.
     expect((await admin.put(`/users/${h.a.attendantId}`, { name: 'Same', password: '' })).status).toBe(200)
     expect(
-      (await h.call('POST', '/auth/login', { body: { email: h.a.attendant, password: 'outra-senha' } }))
+      (await h.call('POST', '/auth/login', { body: { email: h.a.attendant, password: 'Outra-senha1' } }))
         .status,
     ).toBe(200)
   })

@@ -216,11 +216,14 @@ describe('Settings: Companies tab', () => {
     await userEvent.type(field(/^Senha/), '1234')
     expect(errorOf(field(/^E-mail/))).toBe('E-mail inválido')
     expect(errorOf(field(/^Nome do usuário/))).toBe('Muito curto!')
-    expect(errorOf(field(/^Senha/))).toBe('Muito curto!')
+    // The one password rule, in the spec's reset wording.
+    expect(errorOf(field(/^Senha/))).toBe(
+      'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.',
+    )
     await userEvent.clear(field(/^E-mail/))
     await userEvent.type(field(/^E-mail/), 'dona@nova.com')
     await userEvent.type(field(/^Nome do usuário/), 'na Souza')
-    await userEvent.type(field(/^Senha/), '5')
+    await userEvent.type(field(/^Senha/), '5Abcd')
     await userEvent.click(within(dialog).getByRole('button', { name: /^Plano/ }))
     await userEvent.click(await screen.findByRole('option', { name: /Pro/ }))
     await userEvent.click(within(dialog).getByRole('button', { name: /^Recorrência/ }))
@@ -238,7 +241,7 @@ describe('Settings: Companies tab', () => {
       recurrence: 'TRIMESTRAL',
       document: null,
       userName: 'Ana Souza',
-      password: '12345',
+      password: '12345Abcd',
     })
     expect(await screen.findByText('Nova')).toBeInTheDocument()
   }, 20_000)

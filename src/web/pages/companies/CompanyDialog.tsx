@@ -79,7 +79,7 @@ export function companyBodyOf(form: CompanyForm, creating: boolean): Record<stri
 
 /**
  * The server's schemas with the spec's messages; the first user's name and password are checked as the user
- * dialog checks them (name 2 to 50, password 5 to 50).
+ * dialog checks them (name 2 to 50, the one password rule).
  */
 export function validateCompany(
   form: CompanyForm,

@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { TagDto } from '../../../shared/api'
 import { dispatch } from '../../api/live'
-import { livePageSuite, renderAt } from '../../test/utils'
+import { livePageSuite, makeUser, renderAt, signIn } from '../../test/utils'
 import { serveTags, tag } from '../tags/fixtures'
 
 /** A lane: a tag with kanban 1. */
@@ -28,6 +28,7 @@ describe('LanesPage', () => {
   })
 
   test('add: the tags dialog, starting as a lane; saved with kanban 1 and the spec toast', async () => {
+    signIn(makeUser({ id: 3, companyId: 7, profile: 'admin' }))
     const calls = serve(undefined, {
       'POST /api/tags': (c) => ({ status: 201, body: lane(9, 'Pós-venda', c.body as Partial<TagDto>) }),
     })
@@ -44,6 +45,7 @@ describe('LanesPage', () => {
   })
 
   test('delete asks first; live: a lane turned into an ordinary tag leaves, a new lane arrives', async () => {
+    signIn(makeUser({ id: 3, companyId: 7, profile: 'admin' }))
     let rows = LANES
     serve(() => rows, {
       'DELETE /api/tags/:id': () => {
@@ -65,7 +67,17 @@ describe('LanesPage', () => {
     expect(screen.queryByText('Só uma tag')).toBeNull()
   })
 
+  test('an attendant sees the lanes but is offered no add, edit or delete (lanes are the admins`)', async () => {
+    serve()
+    renderAt('/tagsKanban')
+    await screen.findByText('Negociação')
+    expect(screen.queryByRole('button', { name: 'Adicionar raia' })).toBeNull()
+    expect(screen.queryByRole('button', { name: /Editar|Excluir/ })).toBeNull()
+    expect(screen.getByRole('link', { name: /quadro|board/i })).toBeInTheDocument()
+  })
+
   test('empty: says what lanes are for and offers to add one', async () => {
+    signIn(makeUser({ id: 3, companyId: 7, profile: 'admin' }))
     serve(() => [])
     renderAt('/tagsKanban')
     expect(await screen.findByText('Nenhuma raia ainda')).toBeInTheDocument()

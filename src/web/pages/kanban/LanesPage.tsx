@@ -51,9 +51,10 @@ export function LanesPage() {
 
 function Lanes() {
   const { t } = useTranslation()
-  const { search, setSearch, term, list, add, actions, dialogs } = useTagsScreen(true)
+  const { search, setSearch, term, list, add, mayAdd, actions, dialogs } = useTagsScreen(true)
 
-  const addButton = (
+  // Lanes lay out everyone's board: only admins add, rename or delete them.
+  const addButton = mayAdd && (
     <Button icon={<Plus className="size-4" />} onClick={add}>
       {t('kanban.addLane')}
     </Button>

@@ -104,6 +104,19 @@ describe('LoginPage', () => {
     expect(await screen.findByText('Erro de autenticação. Por favor, tente novamente.')).toBeInTheDocument()
   })
 
+  test("outside the user's working hours: the spec's 'Fora do Horário de Expediente!', no retry", async () => {
+    const calls = mockFetch({
+      'POST /api/auth/login': () => ({
+        status: 403,
+        body: { error: 'ERR_OUT_OF_HOURS', message: 'Outside your working hours' },
+      }),
+    })
+    renderAt('/login')
+    await fillAndSubmit()
+    expect(await screen.findByText('Fora do Horário de Expediente!')).toBeInTheDocument()
+    expect(calls.filter((c) => c.path === '/api/auth/refresh_token')).toHaveLength(0)
+  })
+
   test('fewer than 5 days left: a warning toast after sign-in', async () => {
     const base = makeUser()
     mockFetch({

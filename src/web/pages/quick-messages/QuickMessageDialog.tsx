@@ -104,7 +104,16 @@ async function saveQuickMessage(
   return saved
 }
 
-export function QuickMessageDialog({ open, recordId, onClose, onSaved }: RecordDialogProps<QuickMessageDto>) {
+export function QuickMessageDialog({
+  open,
+  recordId,
+  onClose,
+  onSaved,
+  mayShare = false,
+}: RecordDialogProps<QuickMessageDto> & {
+  /** Only admins make a quick message company-wide: the switch is not offered to attendants. */
+  mayShare?: boolean
+}) {
   const { t } = useTranslation()
   const creating = recordId == null
   const form = useFormDialog({
@@ -163,12 +172,14 @@ export function QuickMessageDialog({ open, recordId, onClose, onSaved }: RecordD
           />
         </Field>
         <div className="flex flex-col gap-1">
-          <Switch
-            checked={values.geral}
-            onChange={(v) => set('geral', v)}
-            label={t('quickMessages.geral')}
-            description={t('quickMessages.geralHint')}
-          />
+          {mayShare && (
+            <Switch
+              checked={values.geral}
+              onChange={(v) => set('geral', v)}
+              label={t('quickMessages.geral')}
+              description={t('quickMessages.geralHint')}
+            />
+          )}
           <Switch
             checked={values.status}
             onChange={(v) => set('status', v)}

@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { QuickMessageDto } from '../../../shared/api'
 import { dispatch } from '../../api/live'
-import { livePageSuite, mockFetch, renderAt } from '../../test/utils'
+import { livePageSuite, makeUser, mockFetch, renderAt, signIn } from '../../test/utils'
 
 const quick = (id: number, shortcode: string, extra: Partial<QuickMessageDto> = {}): QuickMessageDto => ({
   id,
@@ -59,6 +59,7 @@ describe('QuickMessagesPage', () => {
   })
 
   test("add: the shortcode is 'Obrigatório'; then POST, the attachment uploaded, the toast", async () => {
+    signIn(makeUser({ id: 3, companyId: 7, profile: 'admin' }))
     const calls = serve(undefined, {
       'POST /api/quick-messages': (c: { body: unknown }) => ({
         status: 201,
@@ -97,6 +98,19 @@ describe('QuickMessagesPage', () => {
     expect((upload.get('file') as File).name).toBe('tabela.png')
     const row = (await screen.findByText('/prazo')).closest('tr')!
     expect(within(row).getByText('tabela.png')).toBeInTheDocument()
+  })
+
+  test('an attendant is not offered to share one with the company, nor to change a company-wide one they own', async () => {
+    serve(() => [quick(1, 'antiga', { geral: true }), quick(2, 'pix')])
+    renderAt('/quick-messages')
+    const table = await screen.findByRole('table', { name: 'Respostas rápidas' })
+    const shared = (await within(table).findByText('/antiga')).closest('tr')!
+    expect(within(shared).queryByRole('button', { name: /Editar/ })).toBeNull()
+    expect(within(shared).queryByRole('button', { name: /Excluir/ })).toBeNull()
+    await userEvent.click(screen.getAllByRole('button', { name: 'Adicionar' })[0]!)
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByRole('switch', { name: /Ativa/ })).toBeInTheDocument()
+    expect(within(dialog).queryByRole('switch', { name: /Global/ })).toBeNull()
   })
 
   test('edit loads the record; a taken shortcode shows under the field; removing the attachment deletes it', async () => {

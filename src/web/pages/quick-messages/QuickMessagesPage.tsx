@@ -47,7 +47,8 @@ function Attachment({ record }: { record: QuickMessageDto }) {
 
 /**
  * The quick messages screen (spec 2): search, add, an infinite-scroll table of shortcode, attachment name and
- * actions; live by `company-{id}-quickmessage`. Only the owner or an admin may edit or delete one.
+ * actions; live by `company-{id}-quickmessage`. Only the owner or an admin may edit or delete one, and only an
+ * admin a company-wide one.
  */
 export function QuickMessagesPage() {
   useSignals()
@@ -61,7 +62,8 @@ export function QuickMessagesPage() {
   })
   const { upsert } = list
 
-  const mayChange = (record: QuickMessageDto) => isAdmin || record.userId === me?.id
+  // A company-wide one is the admins' (the server answers 403 to anyone else).
+  const mayChange = (record: QuickMessageDto) => isAdmin || (record.userId === me?.id && !record.geral)
 
   const actions = (record: QuickMessageDto) =>
     mayChange(record) ? rowActions(record, `/${record.shortcode}`) : null
@@ -125,6 +127,7 @@ export function QuickMessagesPage() {
         <QuickMessageDialog
           open
           recordId={crud.dialog.id}
+          mayShare={isAdmin}
           onClose={crud.closeDialog}
           onSaved={(record) => upsert(record)}
         />

@@ -33,7 +33,7 @@ async function fill(fields: Partial<Record<string, string>> = {}) {
     'Seu nome': 'Maria Souza',
     'Nome da empresa': 'Padaria Central',
     'E-mail': 'maria@padaria.test',
-    Senha: 'segredo1',
+    Senha: 'Segredo1',
     'Telefone (WhatsApp)': '(11) 91234-5678',
     ...fields,
   }
@@ -72,7 +72,7 @@ describe('SignupPage', () => {
       name: 'Maria Souza',
       companyName: 'Padaria Central',
       email: 'maria@padaria.test',
-      password: 'segredo1',
+      password: 'Segredo1',
       phone: '(11) 91234-5678',
       planId: 2,
       code: '123456',

@@ -41,6 +41,7 @@ export function signupErrors(values: Values, t: Translate): Errors {
   const body = { ...values, planId: values.planId ?? undefined }
   const errors: Errors = schemaErrors<SignupField>(signupBody(body), t, {
     email: 'signup.invalidEmail',
+    password: 'validation.passwordRule',
     phone: 'signup.phoneInvalid',
     code: 'signup.invalidCode',
   })

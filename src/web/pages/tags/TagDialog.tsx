@@ -42,6 +42,7 @@ export function TagDialog({
   onClose,
   onSaved,
   lane = false,
+  mayChooseLane = true,
 }: {
   open: boolean
   tagId?: number
@@ -49,6 +50,8 @@ export function TagDialog({
   onSaved?: (tag: TagDto) => void
   /** The Kanban lanes screen: a new tag starts as a lane (kanban 1). */
   lane?: boolean
+  /** Only admins make or change lanes: for attendants the switch is not offered (a new tag is ordinary). */
+  mayChooseLane?: boolean
 }) {
   const { t } = useTranslation()
   const creating = tagId == null
@@ -86,12 +89,14 @@ export function TagDialog({
         <Field label={t('tags.color')} error={errors.color} required as="group">
           <ColorPicker value={values.color} onChange={(v) => set('color', v)} invalid={!!errors.color} />
         </Field>
-        <Switch
-          checked={values.kanban}
-          onChange={(v) => set('kanban', v)}
-          label={t('tags.kanban')}
-          description={t('tags.kanbanHint')}
-        />
+        {mayChooseLane && (
+          <Switch
+            checked={values.kanban}
+            onChange={(v) => set('kanban', v)}
+            label={t('tags.kanban')}
+            description={t('tags.kanbanHint')}
+          />
+        )}
       </div>
     </FormDialog>
   )

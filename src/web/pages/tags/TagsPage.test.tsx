@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { TagDto } from '../../../shared/api'
 import { dispatch } from '../../api/live'
-import { livePageSuite, renderAt } from '../../test/utils'
+import { livePageSuite, makeUser, renderAt, signIn } from '../../test/utils'
 import { serveTags, tag } from './fixtures'
 
 const TAGS = [
@@ -30,6 +30,7 @@ describe('TagsPage', () => {
   })
 
   test("add: a name under 3 characters is 'Mensagem muito curta'; then the spec's body and toast", async () => {
+    signIn(makeUser({ id: 3, companyId: 7, profile: 'admin' }))
     const calls = serve(undefined, {
       'POST /api/tags': (c) => ({
         status: 201,
@@ -59,6 +60,7 @@ describe('TagsPage', () => {
   })
 
   test('edit loads the tag and saves with PUT; a taken name shows under the field', async () => {
+    signIn(makeUser({ id: 3, companyId: 7, profile: 'admin' }))
     const calls = serve(undefined, {
       'GET /api/tags/:id': () => ({ body: TAGS[1] }),
       'PUT /api/tags/:id': () => ({
@@ -82,6 +84,7 @@ describe('TagsPage', () => {
   })
 
   test('delete asks first, then removes the row', async () => {
+    signIn(makeUser({ id: 3, companyId: 7, profile: 'admin' }))
     let rows = TAGS
     const calls = serve(() => rows, {
       'DELETE /api/tags/:id': () => {
@@ -95,6 +98,24 @@ describe('TagsPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Excluir' }))
     await waitFor(() => expect(screen.queryByText('VIP')).toBeNull())
     expect(calls.find((c) => c.method === 'DELETE')?.path).toBe('/api/tags/2')
+  })
+
+  test('an attendant adds ordinary tags only: no edit or delete, no lane switch', async () => {
+    const calls = serve(undefined, {
+      'POST /api/tags': (c) => ({ status: 201, body: tag(9, 'Retorno', c.body as Partial<TagDto>) }),
+    })
+    renderAt('/tags')
+    const table = await screen.findByRole('table', { name: 'Tags' })
+    await within(table).findByText('VIP')
+    expect(screen.queryByRole('button', { name: /Editar/ })).toBeNull()
+    expect(screen.queryByRole('button', { name: /Excluir/ })).toBeNull()
+    await userEvent.click(screen.getAllByRole('button', { name: 'Adicionar tag' })[0]!)
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).queryByRole('switch', { name: /Raia do Kanban/ })).toBeNull()
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Nome/ }), 'Retorno')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }))
+    expect(await screen.findByText('Operação realizada com sucesso!')).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ name: 'Retorno', kanban: 0 })
   })
 
   test('live: a tag created, renamed or deleted elsewhere shows at once', async () => {

@@ -25,7 +25,7 @@ function TagName({ tag }: { tag: TagDto }) {
 /** The tags screen (spec 2): title with the count, search, add, edit, delete; live by `company-{id}-tag`. */
 export function TagsPage() {
   const { t } = useTranslation()
-  const { search, setSearch, term, list, add, actions, dialogs } = useTagsScreen(false)
+  const { search, setSearch, term, list, add, admin, actions, dialogs } = useTagsScreen(false)
   const rowActions = (tag: TagDto) => actions(tag, 'flex justify-end gap-0.5')
 
   const kanbanCell = (tag: TagDto) =>
@@ -49,14 +49,16 @@ export function TagsPage() {
     { key: 'name', header: t('tags.name'), cell: (tag) => <TagName tag={tag} /> },
     { key: 'kanban', header: t('tags.kind'), cell: kanbanCell, width: '160px' },
     { key: 'tickets', header: t('tags.tickets'), cell: ticketsCell, width: '110px', align: 'right' },
-    {
+  ]
+  // Renaming and deleting are the admins'.
+  if (admin)
+    columns.push({
       key: 'actions',
       header: <span className="sr-only">{t('common.actions')}</span>,
       cell: rowActions,
       align: 'right',
       width: '96px',
-    },
-  ]
+    })
 
   const mobileCard = (tag: TagDto) => (
     <div className="flex items-center gap-3">

@@ -2,16 +2,19 @@
  * What the tags screen and the Kanban lanes screen (the tags with kanban 1, as cards) share: the debounced
  * search over the live list, the tags' own dialog to add and edit, delete after asking, and the row actions.
  */
+import { useSignals } from '@preact/signals-react/runtime'
 import { Pencil, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TagDto } from '../../../shared/api'
+import { isAdmin } from '../../../shared/permissions'
 import { api } from '../../api/client'
 import { toastError } from '../../api/errors'
 import { IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { useDebounced } from '../../lib/useDebounced'
 import { useLiveList } from '../../state/liveList'
+import { currentUser } from '../../state/session'
 import { toast } from '../../state/toast'
 import { TagDialog } from './TagDialog'
 import { lanesList, tagsList } from './tagsList'
@@ -53,10 +56,15 @@ function TagActions({
 
 /**
  * The state of a tags screen: `kanban` lists only the lanes, starts a new tag as a lane and says 'lane deleted'.
- * Render `dialogs` once in the page; `actions(tag, className)` gives a row's edit and delete buttons.
+ * Render `dialogs` once in the page; `actions(tag, className)` gives a row's edit and delete buttons. Attendants
+ * add ordinary tags only; renaming, deleting and the lanes are the admins' (the server answers 403 otherwise), so
+ * `mayAdd` is false on the lanes screen for them and `actions` gives nothing.
  */
 export function useTagsScreen(kanban: boolean) {
+  useSignals()
   const { t } = useTranslation()
+  const admin = isAdmin(currentUser.value)
+  const mayAdd = admin || !kanban
   const [search, setSearch] = useState('')
   const term = useDebounced(search.trim(), SEARCH_DEBOUNCE)
   const [dialog, setDialog] = useState<{ id?: number } | null>(null)
@@ -78,14 +86,15 @@ export function useTagsScreen(kanban: boolean) {
 
   const add = () => setDialog({})
 
-  const actions = (tag: TagDto, className: string) => (
-    <TagActions
-      tag={tag}
-      className={className}
-      onEdit={() => setDialog({ id: tag.id })}
-      onDelete={() => setDeleting(tag)}
-    />
-  )
+  const actions = (tag: TagDto, className: string) =>
+    admin && (
+      <TagActions
+        tag={tag}
+        className={className}
+        onEdit={() => setDialog({ id: tag.id })}
+        onDelete={() => setDeleting(tag)}
+      />
+    )
 
   const dialogs = (
     <>
@@ -93,6 +102,7 @@ export function useTagsScreen(kanban: boolean) {
         <TagDialog
           open
           lane={kanban}
+          mayChooseLane={admin}
           tagId={dialog.id}
           onClose={() => setDialog(null)}
           onSaved={(tag) => upsert(tag)}
@@ -102,5 +112,5 @@ export function useTagsScreen(kanban: boolean) {
     </>
   )
 
-  return { search, setSearch, term, list, add, actions, dialogs }
+  return { search, setSearch, term, list, add, mayAdd, admin, actions, dialogs }
 }

@@ -59,8 +59,17 @@ describe('UserDialog validation', () => {
     await userEvent.type(emailInput(), 'not-an-email')
     await userEvent.type(passwordInput(), '123')
     await userEvent.click(save())
-    expect(await screen.findAllByText('Muito curto!')).toHaveLength(2) // name and password
+    expect(await screen.findAllByText('Muito curto!')).toHaveLength(1) // the name
     expect(screen.getByText('E-mail inválido')).toBeInTheDocument()
+    // The one password rule (the spec's reset rule), in its wording; 8 lower-case letters do not pass it either.
+    const rule =
+      'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.'
+    expect(screen.getByText(rule)).toBeInTheDocument()
+    await userEvent.clear(passwordInput())
+    await userEvent.type(passwordInput(), 'abcdefgh')
+    expect(screen.getByText(rule)).toBeInTheDocument()
+    await userEvent.type(passwordInput(), 'A1')
+    await waitFor(() => expect(screen.queryByText(rule)).toBeNull())
 
     await userEvent.clear(nameInput())
     await userEvent.type(nameInput(), 'x'.repeat(51))
@@ -90,14 +99,14 @@ describe('UserDialog validation', () => {
     const { onSaved, onClose } = renderDialog()
     await userEvent.type(nameInput(), 'Bruno Atendente')
     await userEvent.type(emailInput(), 'bruno@example.com')
-    await userEvent.type(passwordInput(), 'segredo1')
+    await userEvent.type(passwordInput(), 'Segredo1')
     await userEvent.click(save())
     await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1))
     const post = calls.find((c) => c.method === 'POST')!
     expect(post.body).toMatchObject({
       name: 'Bruno Atendente',
       email: 'bruno@example.com',
-      password: 'segredo1',
+      password: 'Segredo1',
       profile: 'user',
       queueIds: [],
       whatsappId: null,
@@ -117,7 +126,7 @@ describe('UserDialog validation', () => {
     const { onSaved } = renderDialog()
     await userEvent.type(nameInput(), 'Bruno Atendente')
     await userEvent.type(emailInput(), 'bruno@example.com')
-    await userEvent.type(passwordInput(), 'segredo1')
+    await userEvent.type(passwordInput(), 'Segredo1')
     await userEvent.click(screen.getByRole('button', { name: /Conexão padrão/ }))
     await userEvent.click(await screen.findByRole('option', { name: 'Loja Centro' }))
     await userEvent.click(save())
@@ -153,7 +162,7 @@ describe('UserDialog validation', () => {
     const { onClose } = renderDialog()
     await userEvent.type(nameInput(), 'Bruno')
     await userEvent.type(emailInput(), 'bruno@example.com')
-    await userEvent.type(passwordInput(), 'segredo1')
+    await userEvent.type(passwordInput(), 'Segredo1')
     await userEvent.click(save())
     expect(await screen.findByText('nome recusado')).toBeInTheDocument()
     await userEvent.click(save())
@@ -242,7 +251,7 @@ describe('UserDialog: changing your own password or e-mail', () => {
     expect(await screen.findByDisplayValue('Dora')).toBeInTheDocument()
     expect(currentInput()).toBeNull()
 
-    await userEvent.type(passwordInput(), 'nova-senha')
+    await userEvent.type(passwordInput(), 'Nova-senha1')
     expect(currentInput()).toBeInTheDocument()
     await userEvent.click(save())
     expect(await screen.findByText('Obrigatório')).toBeInTheDocument()
@@ -253,7 +262,7 @@ describe('UserDialog: changing your own password or e-mail', () => {
     expect(await screen.findByText('Senha atual incorreta.')).toBeInTheDocument()
     expect(currentInput()).toHaveAttribute('aria-invalid', 'true')
     expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
-      password: 'nova-senha',
+      password: 'Nova-senha1',
       currentPassword: 'errada',
     })
     expect(onClose).not.toHaveBeenCalled()
@@ -292,7 +301,7 @@ describe('UserDialog: changing your own password or e-mail', () => {
     })
     const { onSaved } = renderDialog({ mode: 'edit', userId: 5 })
     expect(await screen.findByDisplayValue('Carla')).toBeInTheDocument()
-    await userEvent.type(passwordInput(), 'outra-senha')
+    await userEvent.type(passwordInput(), 'Outra-senha1')
     await userEvent.clear(emailInput())
     await userEvent.type(emailInput(), 'carla@novo.com')
     expect(currentInput()).toBeNull()

@@ -157,7 +157,7 @@ export function UserDialog({ open, mode, userId, onClose, onSaved }: UserDialogP
               label={t('users.password')}
               error={errors.password}
               required={creating}
-              hint={creating ? undefined : t('users.passwordKeep')}
+              hint={creating ? t('signup.passwordHint') : t('users.passwordKeep')}
             >
               <Input
                 type="password"

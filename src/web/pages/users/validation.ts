@@ -130,6 +130,7 @@ export function validateUser(
   const errors = schemaErrors<keyof UserForm>(schema(userBodyOf(form, rules)), t, {
     startWork: 'validation.invalidTime',
     endWork: 'validation.invalidTime',
+    password: 'validation.passwordRule',
   })
   if (rules.askCurrentPassword && !form.currentPassword) errors.currentPassword = t('validation.required')
   return errors
