@@ -1,12 +1,9 @@
 import { type } from 'arktype'
-import { text } from './common'
+import { nullableId, text } from './common'
 
-const id = '1 <= number.integer <= 9007199254740991'
-
-/** An id, or null; the spec's "empty strings become null" (and the tag list's 'Nenhuma') also read as null. */
-const optionalId = type(id)
-  .or('null')
-  .or(type("'' | 'Nenhuma' | 'null'").pipe(() => null))
+/** An id, or none (`nullableId`); the tag list's 'Nenhuma', 'null' and an id as text also read. */
+const optionalId = nullableId
+  .or(type("'Nenhuma' | 'null'").pipe(() => null))
   .or(type(/^[1-9]\d{0,15}$/).pipe((s) => Number(s)))
 
 const message = type('string <= 4096').or(type('null').pipe(() => ''))
@@ -24,7 +21,8 @@ export const campaignBody = type({
   'scheduledAt?': type('0 < string <= 40')
     .or(type("''").pipe(() => null))
     .or('null'),
-  'whatsappId?': optionalId,
+  /** The spec's client sends `false` for no connection, as on tickets. */
+  'whatsappId?': optionalId.or(type('false').pipe(() => null)),
   'contactListId?': optionalId,
   'tagListId?': optionalId,
   'fileListId?': optionalId,

@@ -1,4 +1,5 @@
 import { type } from 'arktype'
+import { daysInMonth } from '../timezone'
 import { nullableConnectionId, nullableId } from './common'
 
 /** A list of record ids sent as JSON text in a query string (`queueIds=[1,2]`): bad JSON is a 400, never a 500. */
@@ -6,14 +7,22 @@ const idList = type('string.json.parse').to(type('(1 <= number.integer <= 900719
 
 const flag = type("'true' | 'false'").pipe((s) => s === 'true')
 
+/** `YYYY-MM-DD…` names a day the calendar has: Date.parse would roll 2026-02-31 into March. */
+function startsWithRealDay(s: string): boolean {
+  const month = Number(s.slice(5, 7))
+  const day = Number(s.slice(8, 10))
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(Number(s.slice(0, 4)), month)
+}
+
 /**
  * A calendar day of the company (its timezone setting): `YYYY-MM-DD`, or an ISO instant such as
  * `2026-11-28T03:00:00.000Z` (what date pickers send), which stands for the company's day it falls in.
  */
 const day = type(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/)
+  .narrow(startsWithRealDay)
   .or(
-    type(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i).narrow((s) =>
-      Number.isFinite(Date.parse(s)),
+    type(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i).narrow(
+      (s) => startsWithRealDay(s) && Number.isFinite(Date.parse(s)),
     ),
   )
   .describe('a day as YYYY-MM-DD or an ISO instant')

@@ -57,6 +57,16 @@ describe('campaigns API', () => {
     expect(live.every((e) => e.room === `company:${h.a.id}:admins`)).toBe(true)
   })
 
+  test("a draft's connection may be sent as the spec's client sends none: false, '' or null", async () => {
+    const { admin, base } = await setup()
+    for (const none of [false, '', null]) {
+      const res = await admin.post('/campaigns', { ...base, whatsappId: none })
+      expect({ none, status: res.status }).toEqual({ none, status: 201 })
+      expect(res.body.whatsappId).toBeNull()
+    }
+    expect((await admin.post('/campaigns', { ...base, whatsappId: true })).status).toBe(400)
+  })
+
   test('scheduling needs a connection, an audience and a message', async () => {
     const { admin, base } = await setup()
     const at = '2026-12-01 10:00:00'

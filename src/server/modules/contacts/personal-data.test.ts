@@ -1,9 +1,11 @@
 import { describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { makeContactList } from '../campaigns/testing'
 import { count, messagesOf, sandboxHarness } from '../inbound/testing'
 import { searchIndexerOf } from '../search/indexer'
 import { ANONYMISED_NAME } from './personal-data'
+import { makeContact } from './testing'
 
 const MARIA = '5511988887777'
 const JOAO = '5511977776666'
@@ -131,5 +133,82 @@ describe('DELETE /contacts/{id}/personal-data', () => {
     const res = await t.admin.del(`/contacts/${t.maria}/personal-data`)
     expect(res.body.media).toBe(0)
     expect(existsSync(join(t.h.deps.mediaDir, String(t.h.a.id), media.mediaPath!))).toBe(true)
+  })
+
+  test('contact lists and campaigns forget the person: unsent rows go, sent ones keep only their state', async () => {
+    const t = await conversation()
+    const { h } = t
+    const now = h.clock.now()
+    const list = makeContactList(h, h.a.id, [
+      { name: 'Maria Souza', number: MARIA, email: 'maria@example.com' },
+      { name: 'João', number: JOAO },
+    ])
+    const campaign = h.deps.sqlite
+      .query<{ id: number }, [number, number, number]>(
+        "INSERT INTO campaigns (company_id, name, created_at, updated_at) VALUES (?, 'Natal', ?, ?) RETURNING id",
+      )
+      .get(h.a.id, now, now)!.id
+    const ship = (number: string, state: string) =>
+      h.deps.sqlite
+        .query(
+          `INSERT INTO campaign_shippings (campaign_id, company_id, number, name, message, state, created_at, updated_at)
+           VALUES (?, ?, ?, 'Maria Souza', 'Olá Maria', ?, ?, ?)`,
+        )
+        .run(campaign, h.a.id, number, state, now, now)
+    ship(MARIA, 'delivered')
+    ship(JOAO, 'pending')
+    const other = h.deps.sqlite
+      .query<{ id: number }, [number, number, number]>(
+        "INSERT INTO campaigns (company_id, name, created_at, updated_at) VALUES (?, 'Páscoa', ?, ?) RETURNING id",
+      )
+      .get(h.a.id, now, now)!.id
+    h.deps.sqlite
+      .query(
+        `INSERT INTO campaign_shippings (campaign_id, company_id, number, name, state, created_at, updated_at)
+         VALUES (?, ?, ?, 'Maria Souza', 'pending', ?, ?)`,
+      )
+      .run(other, h.a.id, MARIA, now, now)
+
+    const res = await t.admin.del(`/contacts/${t.maria}/personal-data`)
+    expect(res.status).toBe(200)
+    expect(res.body.campaignRows).toBeGreaterThanOrEqual(3)
+    expect(count(h, 'contact_list_items', 'contact_list_id = ? AND number = ?', list, MARIA)).toBe(0)
+    expect(count(h, 'contact_list_items', 'contact_list_id = ? AND number = ?', list, JOAO)).toBe(1)
+    // the Easter campaign will never write to her; Christmas still counts one delivery, without her
+    expect(count(h, 'campaign_shippings', 'campaign_id = ?', other)).toBe(0)
+    const sent = h.deps.sqlite
+      .query<{ number: string; name: string; message: string; state: string }, [number]>(
+        "SELECT number, name, message, state FROM campaign_shippings WHERE campaign_id = ? AND state = 'delivered'",
+      )
+      .get(campaign)!
+    expect(sent).toMatchObject({ name: '', message: '', state: 'delivered' })
+    expect(sent.number).not.toContain(MARIA)
+    expect(count(h, 'campaign_shippings', 'number = ?', MARIA)).toBe(0)
+    expect(count(h, 'campaign_shippings', 'number = ?', JOAO)).toBe(1)
+  })
+
+  test('a group is not a person: erasing it is refused and nothing is removed', async () => {
+    const t = await conversation()
+    const { h } = t
+    const group = makeContact(h, h.a.id, {
+      name: 'Clientes VIP',
+      number: '120363000000000001',
+      isGroup: true,
+    }).id
+    const before = count(h, 'messages', '1 = 1')
+    const res = await t.admin.del(`/contacts/${group}/personal-data`)
+    expect(res.status).toBe(400)
+    expect(res.body.fields[0].field).toBe('id')
+    expect(count(h, 'messages', '1 = 1')).toBe(before)
+  })
+
+  test('an edit history that cannot be read is exported as none, never a 500', async () => {
+    const t = await conversation()
+    t.h.deps.sqlite
+      .query("UPDATE messages SET is_edited = 1, old_messages = '{broken' WHERE ticket_id = ?")
+      .run(t.ticket)
+    const res = await t.admin.get(`/contacts/${t.maria}/personal-data`)
+    expect(res.status).toBe(200)
+    expect(res.body.tickets[0].messages[0].previousVersions).toEqual([])
   })
 })

@@ -2,19 +2,23 @@
  * LGPD requests about one person (a contact), admin only: `GET /contacts/{id}/personal-data` answers everything
  * kept about them as one JSON file; `DELETE /contacts/{id}/personal-data` erases their messages (with their search
  * index entries and stored media), extra info, tags and scheduled messages, and anonymises the contact so the
- * tickets (kept for the company's figures) no longer name them.
+ * tickets (kept for the company's figures) no longer name them. The campaigns forget them too: their rows in
+ * contact lists go, a campaign's rows not yet sent to them go, and the rows already sent keep only their state.
+ * A group is not a person: its erasure is refused (each participant's own request erases what they wrote there).
  *
  * "Their messages": every message of the contact's tickets (both directions, private notes included) and the
  * messages they wrote in groups (`messages.contact_id`). A stored file is removed only when no other row of the
  * company still names it (a bot may have sent a file list's or an option's file, which stays).
  */
 import type { Database } from 'bun:sqlite'
+import { fieldError } from '../../../shared/errors'
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
 import { removeStoredMedia } from '../../media/store'
+import { parseOldMessages } from '../messages/dto'
 import { loadTicketDtos } from '../tickets/dto'
 import { publishTicket } from '../tickets/live'
 import { loadContactDtos } from './dto'
@@ -108,7 +112,14 @@ export function exportPersonalData(ctx: Ctx, contactId: number): PersonalDataFil
       : {}),
     ...(m.isPrivate ? { privateNote: true } : {}),
     ...(m.isDeleted ? { deleted: true } : {}),
-    ...(m.isEdited && m.oldMessages ? { previousVersions: JSON.parse(m.oldMessages) as unknown } : {}),
+    ...(m.isEdited && m.oldMessages
+      ? {
+          previousVersions: parseOldMessages(m.oldMessages).map((o) => ({
+            body: o.body,
+            createdAt: isoString(o.createdAt),
+          })),
+        }
+      : {}),
     ...(m.transcription ? { transcription: m.transcription } : {}),
     ...(m.participantName ? { participantName: m.participantName } : {}),
   })
@@ -159,6 +170,33 @@ export type PersonalDataErased = {
   extraInfo: number
   schedules: number
   tickets: number
+  /** Rows of contact lists and campaigns that named the person. */
+  campaignRows: number
+}
+
+/** A campaign's rows still waiting to go out to someone: after an erasure they never will. */
+const UNSENT_SHIPPING_STATES = `'pending', 'confirmation_requested', 'confirmed'`
+
+/** Contact lists and campaigns keep a number and a name of their own, outside the contact. */
+function forgetInCampaigns(sqlite: Database, companyId: number, numbers: string[]): number {
+  let changes = 0
+  for (const number of new Set(numbers)) {
+    changes += stmt(sqlite, 'DELETE FROM contact_list_items WHERE company_id = ? AND number = ?').run(
+      companyId,
+      number,
+    ).changes
+    changes += stmt(
+      sqlite,
+      `DELETE FROM campaign_shippings WHERE company_id = ? AND number = ? AND state IN (${UNSENT_SHIPPING_STATES})`,
+    ).run(companyId, number).changes
+    // what was sent stays counted in the campaign's report, without the person (the number is unique per campaign)
+    changes += stmt(
+      sqlite,
+      `UPDATE campaign_shippings SET number = 'apagado-' || id, name = '', email = '', jid = NULL, message = '',
+              confirmation_message = '' WHERE company_id = ? AND number = ?`,
+    ).run(companyId, number).changes
+  }
+  return changes
 }
 
 /** Whether a stored file is still named by a row of the company (after the erased rows are gone). */
@@ -182,6 +220,8 @@ export function erasePersonalData(ctx: Ctx, contactId: number): PersonalDataEras
   const { files, picture, result } = transact(ctx, (_tx, events) => {
     const { sqlite } = ctx
     const row = getContactRowInCompany(sqlite, companyId, contactId)
+    if (row.isGroup)
+      throw fieldError('id', 'A group is not a person: erase the personal data of its participants instead')
     const messages = messagesOf(sqlite, companyId, contactId)
     const tickets = ticketsOf(sqlite, companyId, contactId).map((t) => t.id)
     // The search index is contentless: its entries go by rowid (ticket_id << 32 | id), for what it indexed.
@@ -221,6 +261,11 @@ export function erasePersonalData(ctx: Ctx, contactId: number): PersonalDataEras
       companyId,
       contactId,
     ).changes
+    const campaignRows = forgetInCampaigns(
+      sqlite,
+      companyId,
+      [row.number, row.numberKey].filter((n): n is string => !!n),
+    )
     stmt(
       sqlite,
       `UPDATE contacts SET name = ?, number = NULL, number_key = NULL, lid = NULL, email = '', profile_pic_url = '',
@@ -245,6 +290,7 @@ export function erasePersonalData(ctx: Ctx, contactId: number): PersonalDataEras
         extraInfo,
         schedules,
         tickets: tickets.length,
+        campaignRows,
       },
     }
   })
