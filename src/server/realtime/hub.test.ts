@@ -5,7 +5,7 @@ import { createHarness } from '../test/harness'
 import { EventBuffer, Hub } from './hub'
 import { rooms } from './rooms'
 import type { SocketData } from './socket'
-import { connectLive, listenLive, ticketAccessProbe, until } from './testing'
+import { connectLive, listenLive, ticketAccessProbe, until } from '../test/live'
 
 let server: Server<SocketData> | undefined
 afterEach(() => {

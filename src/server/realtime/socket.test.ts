@@ -7,7 +7,7 @@ import type { Logger } from '../logger'
 import { createHarness } from '../test/harness'
 import { rooms } from './rooms'
 import type { SocketData } from './socket'
-import { connectLive, listenLive, rowsWritten, ticketAccessProbe, until } from './testing'
+import { connectLive, listenLive, rowsWritten, ticketAccessProbe, until } from '../test/live'
 
 let server: Server<SocketData> | undefined
 afterEach(() => {

@@ -6,7 +6,7 @@ import type { LiveFrame } from '../../../shared/live'
 import { samples } from '../../media/testing'
 import { rooms } from '../../realtime/rooms'
 import type { SocketData } from '../../realtime/socket'
-import { connectLive, listenLive, until } from '../../realtime/testing'
+import { connectLive, listenLive, until } from '../../test/live'
 import { createHarness, type Harness } from '../../test/harness'
 
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field)

@@ -3,6 +3,8 @@ import type { LoginResponse, SessionUser } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
 import { answeredDueDate } from '../../../shared/plans'
 import { wallTimeOf } from '../../../shared/timezone'
+import { assertCompanyOpen } from '../../access/company-access'
+import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_MS, signAccessToken } from '../../access/tokens'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
 import { companies, plans, type UserRow, userSessions, users } from '../../db/schema'
@@ -10,9 +12,7 @@ import { channel, rooms } from '../../realtime/rooms'
 import { toPlanDto } from '../plans/service'
 import { companySettings, companyTimeZone } from '../settings/service'
 import { userDto } from '../users/service'
-import { assertCompanyOpen } from './company-access'
 import type { LoginThrottle } from './throttle'
-import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_MS, signAccessToken } from './tokens'
 
 /** Verifying against this when the e-mail is unknown keeps both answers equally slow (made on first need). */
 let unknownUserHash: Promise<string> | undefined

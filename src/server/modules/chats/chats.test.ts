@@ -4,7 +4,7 @@ import type { LiveFrame } from '../../../shared/live'
 import { plans } from '../../db/schema'
 import { rooms } from '../../realtime/rooms'
 import type { SocketData } from '../../realtime/socket'
-import { connectLive, listenLive, until } from '../../realtime/testing'
+import { connectLive, listenLive, until } from '../../test/live'
 import { createHarness, type Harness } from '../../test/harness'
 
 let server: Server<SocketData> | undefined

@@ -6,7 +6,7 @@ import { bearer, requirePlanFeature } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { parse, parseBody } from '../../http/validate'
 import { formFields, readForm, readMedias, type UploadedMedia } from '../../media/upload'
-import { assertCompanyOpen } from '../auth/company-access'
+import { assertCompanyOpen } from '../../access/company-access'
 import { externalSend } from './service'
 import { TokenBucket } from './throttle'
 
