@@ -19,6 +19,7 @@ import { authRoutes } from './modules/auth/routes'
 import { LoginThrottle } from './modules/auth/throttle'
 import { campaignSettingsRoutes } from './modules/campaign-settings/routes'
 import { campaignsRoutes } from './modules/campaigns/routes'
+import { chatbotTicketTransition } from './modules/chatbot/transitions'
 import { chatsRoutes } from './modules/chats/routes'
 import { companiesRoutes } from './modules/companies/routes'
 import { connectionsRoutes, restartRoutes, sessionRoutes } from './modules/connections/routes'
@@ -140,7 +141,7 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     .route('/messages', messagesRoutes)
     .route('/message', messageForwardRoutes)
     .route('/media', mediaRoutes)
-    .route('/tickets', ticketsRoutes)
+    .route('/tickets', ticketsRoutes([chatbotTicketTransition]))
     .route('/contacts', contactsRoutes)
     .route('/contact-lists', contactListsRoutes)
     .route('/contact-list-items', contactListItemsRoutes)
