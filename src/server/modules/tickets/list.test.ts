@@ -316,14 +316,7 @@ describe('GET /tickets: filters', () => {
     expect((await admin.put('/settings/timezone', { value: 'UTC' })).status).toBe(200)
     expect(await list('date=2026-11-20')).toEqual(byNewest(late, next))
     expect(await list('date=2026-11-19T03:00:00.000Z')).toEqual([])
-    for (const bad of [
-      '2026-02-31',
-      '2026-02-30T03:00:00Z',
-      '2026-11-99T00:00:00Z',
-      '2026-11-19T03:00',
-      '2026-11-19T03:00:00.000Zx',
-      'amanhã',
-    ]) {
+    for (const bad of ['2026-02-31', '2026-02-30T03:00:00Z', '2026-11-99T00:00:00Z', '2026-11-19T03:00', '2026-11-19T03:00:00.000Zx', 'amanhã']) {
       const res = await admin.get(`/tickets?date=${encodeURIComponent(bad)}`)
       expect(res.status).toBe(400)
       expect(res.body.fields[0].field).toBe('date')
