@@ -19,7 +19,6 @@ const BEING_REMOVED = [['server/modules/schedules/runner.ts', 'server/modules/sc
  * ticket and message shapes (tickets/dto.ts, messages/dto.ts) and the bots' common types (bots/types.ts).
  */
 const STILL_MUTUAL = [
-  'auth ↔ users',
   'bots ↔ chatbot',
   'bots ↔ prompts',
   'bots ↔ queue-integrations',

@@ -4,6 +4,7 @@ import { AppError } from '../../../shared/errors'
 import { answeredDueDate } from '../../../shared/plans'
 import { wallTimeOf } from '../../../shared/timezone'
 import { assertCompanyOpen } from '../../access/company-access'
+import type { LoginThrottle } from '../../access/throttle'
 import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_MS, signAccessToken } from '../../access/tokens'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
@@ -12,7 +13,6 @@ import { channel, rooms } from '../../realtime/rooms'
 import { toPlanDto } from '../plans/service'
 import { companySettings, companyTimeZone } from '../settings/service'
 import { userDto } from '../users/service'
-import type { LoginThrottle } from './throttle'
 
 /** Verifying against this when the e-mail is unknown keeps both answers equally slow (made on first need). */
 let unknownUserHash: Promise<string> | undefined
