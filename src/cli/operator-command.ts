@@ -114,7 +114,7 @@ export async function choosePassword(
   given: string | undefined,
 ): Promise<{ password: string; generated: boolean }> {
   if (given !== undefined) return { password: given, generated: false }
-  const { generatePassword } = await import('../server/db/bootstrap')
+  const { generatePassword } = await import('../server/bootstrap')
   if (!canPrompt()) return { password: generatePassword(), generated: true }
   const { promptHidden } = await import('./prompt')
   const first = await promptHidden('Password (empty to generate one): ')

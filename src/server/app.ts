@@ -4,6 +4,7 @@ import { secureHeaders } from 'hono/secure-headers'
 import type { VersionResponse } from '../shared/api'
 import { AppError } from '../shared/errors'
 import { PLAN_FLAGS, PLAN_GATED_PATHS } from '../shared/plans'
+import { LoginThrottle } from './access/throttle'
 import type { Deps } from './context'
 import { healthResponse } from './health'
 import { authenticate, requireAuth, requirePlanFeature } from './http/auth'
@@ -16,9 +17,9 @@ import { isUploadRequest, uploadTooLarge } from './media/upload'
 import { metricsAuthorized, metricsOf } from './metrics'
 import { announcementsRoutes } from './modules/announcements/routes'
 import { authRoutes } from './modules/auth/routes'
-import { LoginThrottle } from './modules/auth/throttle'
 import { campaignSettingsRoutes } from './modules/campaign-settings/routes'
 import { campaignsRoutes } from './modules/campaigns/routes'
+import { chatbotTicketTransition } from './modules/chatbot/transitions'
 import { chatsRoutes } from './modules/chats/routes'
 import { companiesRoutes } from './modules/companies/routes'
 import { connectionsRoutes, restartRoutes, sessionRoutes } from './modules/connections/routes'
@@ -140,7 +141,7 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     .route('/messages', messagesRoutes)
     .route('/message', messageForwardRoutes)
     .route('/media', mediaRoutes)
-    .route('/tickets', ticketsRoutes)
+    .route('/tickets', ticketsRoutes([chatbotTicketTransition]))
     .route('/contacts', contactsRoutes)
     .route('/contact-lists', contactListsRoutes)
     .route('/contact-list-items', contactListItemsRoutes)

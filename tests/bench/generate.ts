@@ -11,7 +11,7 @@
 import type { Database } from 'bun:sqlite'
 import { existsSync, readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { bootstrap, generatePassword } from '../../src/server/db/bootstrap'
+import { bootstrap, generatePassword } from '../../src/server/bootstrap'
 import {
   companies,
   plans,

@@ -2,11 +2,11 @@ import { describe, expect, test } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { bootstrap } from '../../server/db/bootstrap'
+import { LoginThrottle } from '../../server/access/throttle'
+import { bootstrap } from '../../server/bootstrap'
 import { openDataDir } from '../../server/deps'
 import { silentLogger } from '../../server/logger'
 import { login } from '../../server/modules/auth/service'
-import { LoginThrottle } from '../../server/modules/auth/throttle'
 
 const main = join(import.meta.dir, '../../main.ts')
 

@@ -3,11 +3,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
-import { bootstrap } from '../../server/db/bootstrap'
+import { LoginThrottle } from '../../server/access/throttle'
+import { bootstrap } from '../../server/bootstrap'
 import { openDataDir } from '../../server/deps'
 import { silentLogger } from '../../server/logger'
 import { login } from '../../server/modules/auth/service'
-import { LoginThrottle } from '../../server/modules/auth/throttle'
 
 /**
  * The operator's commands as an operator runs them: a separate process, --json (or a pipe) on stdout, errors as

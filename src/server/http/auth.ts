@@ -2,9 +2,9 @@ import type { MiddlewareHandler } from 'hono'
 import { AppError } from '../../shared/errors'
 import { can, type Permission } from '../../shared/permissions'
 import { type PlanFlag, planAllows } from '../../shared/plans'
+import { assertCompanyOpen } from '../access/company-access'
+import { verifyAccessToken } from '../access/tokens'
 import { type Actor, type Ctx, type Deps, isAdminActor, type UserActor } from '../context'
-import { assertCompanyOpen } from '../modules/auth/company-access'
-import { verifyAccessToken } from '../modules/auth/tokens'
 import type { AppEnv } from './env'
 
 type SessionRow = { userId: number; revokedAt: number | null }

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import type { Server } from 'bun'
 import { type LiveFrame, liveChannel } from '../../shared/live'
 import { createHarness } from '../test/harness'
+import { connectLive, listenLive, ticketAccessProbe, until } from '../test/live'
 import { EventBuffer, Hub } from './hub'
 import { rooms } from './rooms'
 import type { SocketData } from './socket'
-import { connectLive, listenLive, ticketAccessProbe, until } from './testing'
 
 let server: Server<SocketData> | undefined
 afterEach(() => {

@@ -5,9 +5,9 @@ import { liveChannel } from '../../shared/live'
 import { users } from '../db/schema'
 import type { Logger } from '../logger'
 import { createHarness } from '../test/harness'
+import { connectLive, listenLive, rowsWritten, ticketAccessProbe, until } from '../test/live'
 import { rooms } from './rooms'
 import type { SocketData } from './socket'
-import { connectLive, listenLive, rowsWritten, ticketAccessProbe, until } from './testing'
 
 let server: Server<SocketData> | undefined
 afterEach(() => {

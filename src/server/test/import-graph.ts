@@ -53,22 +53,42 @@ export function reachable(entry: string, mode: ImportMode) {
   return { files, packages }
 }
 
+const localImports = new Map<string, string[]>()
+
+/** The source files `file` (relative to src/) refers to, every reference counted, relative to src/. */
+export function importsOf(file: string): string[] {
+  let found = localImports.get(file)
+  if (found) return found
+  const abs = join(SRC, file)
+  found = specifiers(abs, 'all')
+    .filter((s) => s.path.startsWith('.'))
+    .map((s) => resolveLocal(abs, s.path))
+    .filter((f): f is string => !!f)
+    .map((f) => relative(SRC, f))
+  localImports.set(file, found)
+  return found
+}
+
+/** Every source file (relative to src/) under these folders of src/. */
+export function sourceFiles(...folders: string[]): string[] {
+  const files: string[] = []
+  for (const folder of folders)
+    for (const file of new Bun.Glob(`${folder}/**/*.{ts,tsx}`).scanSync({ cwd: SRC })) files.push(file)
+  return files.sort()
+}
+
+/** Tests and their helpers, which may reach across layers (a harness builds the whole server). */
+export const isTestFile = (file: string) =>
+  /\.test\.tsx?$|\/testing\.ts$|\/testing\/|\/test\/|fixtures\.ts$/.test(file)
+
 /** The import cycles (every reference counts) among the files reachable from `entries`, as lists of paths. */
 export function cycles(entries: string[]) {
   const edges = new Map<string, string[]>()
-  for (const entry of entries) {
-    for (const file of reachable(entry, 'all').files) {
-      if (edges.has(file)) continue
-      const abs = join(SRC, file)
-      edges.set(
-        file,
-        specifiers(abs, 'all')
-          .filter((s) => s.path.startsWith('.'))
-          .map((s) => resolveLocal(abs, s.path))
-          .filter((f): f is string => !!f)
-          .map((f) => relative(SRC, f)),
-      )
-    }
+  const pending = [...entries]
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (edges.has(file)) continue
+    edges.set(file, importsOf(file))
+    pending.push(...edges.get(file)!)
   }
   // Tarjan: a strongly connected component of more than one file is a cycle.
   const index = new Map<string, number>()

@@ -5,6 +5,7 @@
 import { computed, signal } from '@preact/signals-react'
 import type { SettingItem } from '../../shared/api'
 import { SETTINGS, type SettingKey } from '../../shared/settings'
+import { DEFAULT_TIMEZONE, isValidTimeZone } from '../../shared/timezone'
 
 export const settings = signal<SettingItem[]>([])
 
@@ -23,3 +24,9 @@ export function settingValue(key: SettingKey, list: SettingItem[] = settings.val
 
 /** Out-of-hours messages matter only when service hours are managed (scheduleType is not 'disabled'). */
 export const scheduleEnabled = computed(() => settingValue('scheduleType') !== 'disabled')
+
+/** The company's zone (the timezone setting), or the default. */
+export function companyZone(): string {
+  const tz = settingValue('timezone')
+  return isValidTimeZone(tz) ? tz : DEFAULT_TIMEZONE
+}

@@ -51,7 +51,6 @@ import {
   qrStringOf,
 } from './identities'
 import { mediaBytes, type SandboxInbound, validateInbound } from './inbound'
-import type { OutboundKind, OutboundRecord, SandboxCredentials, SandboxNetwork } from './network'
 import {
   type Addressing,
   contactsContent,
@@ -67,6 +66,12 @@ import {
   stubMessage,
   textContent,
 } from './shapes'
+import type {
+  OutboundKind,
+  OutboundRecord,
+  SandboxCredentials,
+  SandboxWorld as SandboxNetwork,
+} from './world'
 
 type Listener = (event: ChannelEvent) => void | Promise<void>
 

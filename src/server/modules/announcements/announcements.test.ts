@@ -6,8 +6,8 @@ import type { LiveFrame } from '../../../shared/live'
 import { samples } from '../../media/testing'
 import { rooms } from '../../realtime/rooms'
 import type { SocketData } from '../../realtime/socket'
-import { connectLive, listenLive, until } from '../../realtime/testing'
 import { createHarness, type Harness } from '../../test/harness'
+import { connectLive, listenLive, until } from '../../test/live'
 
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field)
 

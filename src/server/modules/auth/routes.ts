@@ -1,14 +1,14 @@
 import { type Context, Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { loginBody } from '../../../shared/schemas/auth'
+import type { LoginThrottle } from '../../access/throttle'
+import { REFRESH_TOKEN_TTL_MS } from '../../access/tokens'
 import { userActor } from '../../context'
 import { authenticate, bearer, ctxOf, requireAuth } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { clientAddress, isHttps } from '../../http/request'
 import { parseBody } from '../../http/validate'
 import { type Issued, login, logout, me, refresh } from './service'
-import type { LoginThrottle } from './throttle'
-import { REFRESH_TOKEN_TTL_MS } from './tokens'
 
 /** The refresh token lives only in this httpOnly cookie, scoped to the auth routes. */
 export const REFRESH_COOKIE = 'jrt'

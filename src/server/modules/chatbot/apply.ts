@@ -15,9 +15,9 @@ import { type StoredMedia, writeOutboundMessages } from '../messages/outbound'
 import { loadTicketDtos } from '../tickets/dto'
 import { recordTicketEvent } from '../tickets/events'
 import { publishTicket } from '../tickets/live'
+import { fillTemplate } from '../tickets/variables'
 import type { BotTicket } from './context'
 import type { BotMedia } from './machine'
-import { fillTemplate } from './variables'
 
 /** The system acting for a company (the bot, the timers). */
 export function systemCtx(deps: Deps, companyId: number): Ctx {

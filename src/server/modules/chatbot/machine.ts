@@ -79,7 +79,7 @@
  */
 import { isWithinSchedule, type ScheduleEntry } from '../../../shared/schedules'
 import type { ChatbotNode } from '../../db/schema/chatbot'
-import { localTime } from './time'
+import { localTime } from '../../local-time'
 
 export type BotState = {
   node: ChatbotNode

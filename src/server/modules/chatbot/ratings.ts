@@ -5,7 +5,7 @@
  * (who to rate: the attendant who had the ticket; until when: now + expiresTicketNPS).
  *
  * While it waits, the customer's next message lands on the closed ticket (tickets/inbound.ts asks
- * `awaitingRating`, awaiting.ts) instead of opening a new one; the machine records a 0-10 answer in `user_ratings` and sends
+ * `awaitingRating`, tickets/awaiting-rating.ts) instead of opening a new one; the machine records a 0-10 answer in `user_ratings` and sends
  * the complation message, re-asks other answers up to maxUseBotQueuesNPS questions, then lets go. The timers
  * (timers.ts) end a question nobody answered after expiresTicketNPS minutes; afterwards a message opens a new
  * ticket as usual.

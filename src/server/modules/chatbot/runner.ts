@@ -15,6 +15,7 @@
 import type { Deps } from '../../context'
 import { transact } from '../../context'
 import { stmt } from '../../db/statements'
+import { localTime } from '../../local-time'
 import { type BotDispatcher, botDispatcherOf } from '../bots/dispatch'
 import { afterOutboundCommit } from '../messages/outbound'
 import { moveTicket, writeTemplate } from './apply'
@@ -29,7 +30,6 @@ import {
 } from './context'
 import { finishedOf } from './finished'
 import { type BotState, decide, INITIAL_STATE } from './machine'
-import { localTime } from './time'
 
 export type BotMessage = { ticketId: number; messageId: number; text: string; ticketCreated: boolean }
 

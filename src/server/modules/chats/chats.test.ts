@@ -4,8 +4,8 @@ import type { LiveFrame } from '../../../shared/live'
 import { plans } from '../../db/schema'
 import { rooms } from '../../realtime/rooms'
 import type { SocketData } from '../../realtime/socket'
-import { connectLive, listenLive, until } from '../../realtime/testing'
 import { createHarness, type Harness } from '../../test/harness'
+import { connectLive, listenLive, until } from '../../test/live'
 
 let server: Server<SocketData> | undefined
 afterEach(() => {

@@ -9,7 +9,7 @@ import type { ChannelSession } from '../../channels/types'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
 import { sqliteOf } from '../tickets/dto'
-import { publishItem as publishItemRow } from './service'
+import { publishItem as publishItemRow } from './live'
 
 export const CHECK_BATCH = 25
 export const CHECK_PAUSE_MS = 2_000

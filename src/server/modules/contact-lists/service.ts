@@ -20,10 +20,11 @@ import { transact } from '../../context'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { maskName, maskNumber, type NumberVisibility, numberVisibility } from '../contacts/mask'
+import { maskNumber, numberVisibility } from '../contacts/mask'
 import { normalizeNumber, numberKey } from '../contacts/numbers'
 import { sqliteOf } from '../tickets/dto'
 import { validityChecker } from './checker'
+import { publishItem, type RawItem, toItemDto } from './live'
 
 export const LISTS_PAGE_SIZE = 20
 export const ITEMS_PAGE_SIZE = 40
@@ -33,17 +34,6 @@ type RawList = {
   name: string
   companyId: number
   contactsCount: number
-  createdAt: number
-  updatedAt: number
-}
-type RawItem = {
-  id: number
-  name: string
-  number: string
-  email: string
-  isWhatsappValid: number | null
-  companyId: number
-  contactListId: number
   createdAt: number
   updatedAt: number
 }
@@ -61,20 +51,6 @@ const toListDto = (r: RawList): ContactListDto => ({
   createdAt: isoString(r.createdAt),
   updatedAt: isoString(r.updatedAt),
 })
-
-export function toItemDto(r: RawItem, visibility: NumberVisibility = 'enabled'): ContactListItemDto {
-  return {
-    id: r.id,
-    name: maskName(r.name, r.number, visibility),
-    number: maskNumber(r.number, visibility),
-    email: r.email,
-    isWhatsappValid: r.isWhatsappValid == null ? null : r.isWhatsappValid === 1,
-    companyId: r.companyId,
-    contactListId: r.contactListId,
-    createdAt: isoString(r.createdAt),
-    updatedAt: isoString(r.updatedAt),
-  }
-}
 
 /** The one way to load a list: another company's id is simply not found. */
 export function contactListInCompany(sqlite: Database, companyId: number, id: number): ContactListDto {
@@ -102,16 +78,6 @@ export function publishList(events: EventBuffer, list: ContactListDto, action: '
     action,
     record: list,
   })
-}
-
-/** An item event: masked to the admins' room, whole to its `#full` flavour. */
-export function publishItem(events: EventBuffer, item: RawItem, action: 'create' | 'update') {
-  events.publish(
-    rooms.admins(item.companyId),
-    channel(item.companyId, 'ContactListItem'),
-    { action, record: toItemDto(item, 'disabled') },
-    { action, record: toItemDto(item) },
-  )
 }
 
 const LISTS_WHERE = 'l.company_id = $companyId AND ($term IS NULL OR instr(lower(l.name), lower($term)) > 0)'

@@ -5,7 +5,7 @@ import { ctxOf, requireAdmin, requireAuth, requirePermission } from '../../http/
 import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
 import { getImportJob, startImport, withImportSlot } from '../contact-lists/imports'
-import { readUploadedSheet } from '../contact-lists/routes'
+import { readUploadedSheet } from '../contact-lists/uploaded-sheet'
 import { erasePersonalData, exportPersonalData } from './personal-data'
 import { listAllContacts, listContacts } from './search'
 import { createContact, deleteContact, findOrCreateContact, getContact, updateContact } from './service'

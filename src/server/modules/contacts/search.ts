@@ -21,8 +21,9 @@ import { fieldError } from '../../../shared/errors'
 import type { ListContactsQuery } from '../../../shared/schemas/contacts'
 import { phoneDigits } from '../../../shared/schemas/contacts'
 import type { Ctx } from '../../context'
+import { type DayRange, rangeOfDays, readDay } from '../../day-range'
 import { type PageWindow, pageCount, pageOf, pageWindow } from '../../db/paging'
-import { companyRange } from '../dashboard/range'
+import { companyTimeZone } from '../settings/service'
 import { CONTACT_ROW_COLUMNS, CONTACT_ROW_COLUMNS_C, contactDtosOf, type RawContactRow } from './dto'
 import { maskContacts, type NumberVisibility, numberVisibility } from './mask'
 
@@ -317,4 +318,16 @@ export function listAllContacts(ctx: Ctx) {
     )
     .all(ctx.actor.companyId)
   return maskContacts(contactDtosOf(ctx.sqlite, rows), visibility)
+}
+
+/** The company's range for two YYYY-MM-DD texts (both included). */
+function companyRange(
+  sqlite: Database,
+  companyId: number,
+  dateStart: string,
+  dateEnd: string,
+  fields: [string, string],
+): DayRange {
+  const timeZone = companyTimeZone(sqlite, companyId)
+  return rangeOfDays(readDay(fields[0], dateStart), readDay(fields[1], dateEnd), timeZone, fields)
 }

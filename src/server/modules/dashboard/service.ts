@@ -25,18 +25,10 @@ import { can } from '../../../shared/permissions'
 import type { DashboardQuery, MessagesAllMeQuery } from '../../../shared/schemas/dashboard'
 import { addDays, instantOf } from '../../../shared/timezone'
 import { type Ctx, type UserActor, userActor } from '../../context'
+import { type DayRange, midnight, rangeOfDays, rangeOfLastDays, readDay, today } from '../../day-range'
 import { stmt } from '../../db/statements'
 import { companyTimeZone } from '../settings/service'
-import {
-  BUCKET_MS,
-  bucketsOf,
-  type DayRange,
-  midnight,
-  rangeOfDays,
-  rangeOfLastDays,
-  readDay,
-  today,
-} from './range'
+import { BUCKET_MS, bucketsOf } from './range'
 
 /** The spec's text when no filter is given. */
 export const FILTER_REQUIRED = 'Parametrize o filtro'

@@ -1,12 +1,12 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { AppError } from '../../../shared/errors'
 import { externalSendBody, externalSendFields } from '../../../shared/schemas/messages'
+import { assertCompanyOpen } from '../../access/company-access'
 import type { ApiTokenActor, Ctx, Deps } from '../../context'
 import { bearer, requirePlanFeature } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { parse, parseBody } from '../../http/validate'
 import { formFields, readForm, readMedias, type UploadedMedia } from '../../media/upload'
-import { assertCompanyOpen } from '../auth/company-access'
 import { externalSend } from './service'
 import { TokenBucket } from './throttle'
 

@@ -1,9 +1,9 @@
 import { Hono } from 'hono'
 import { email as emailRule } from '../../../shared/schemas/common'
+import { LoginThrottle } from '../../access/throttle'
 import type { Clock } from '../../clock'
 import type { AppEnv } from '../../http/env'
 import { parse } from '../../http/validate'
-import { LoginThrottle } from '../auth/throttle'
 import { reserveOrRefuse } from '../signup/throttle'
 import { requestPasswordReset, resetPasswordWithCode } from './service'
 

@@ -8,45 +8,14 @@
  * reaches the log, never the client.
  */
 import { createHash, createSign } from 'node:crypto'
-import { isHttpUrl } from '../../../shared/queue-integrations'
 import type { Deps } from '../../context'
 import { answerError, type GuardedAnswer, guardedFetch, OutboundError } from '../../net/guarded-fetch'
 import type { BotAnswer, ExternalBot } from '../bots/types'
-import { integrationConfig } from './service'
+import { integrationConfig } from './config'
+import type { ServiceAccount } from './service-account'
 
 export const DIALOGFLOW_BASE_URL = 'https://dialogflow.googleapis.com'
-export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token'
 const SCOPE = 'https://www.googleapis.com/auth/cloud-platform'
-
-export type ServiceAccount = {
-  clientEmail: string
-  privateKey: string
-  projectId: string
-  tokenUri: string
-  /** The JSON as given (every field kept, for the masked view). */
-  raw: Record<string, unknown>
-}
-
-/** A service account JSON with client_email, private_key and project_id, or null. */
-export function parseServiceAccount(text: string): ServiceAccount | null {
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch {
-    return null
-  }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null
-  const r = raw as Record<string, unknown>
-  const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null)
-  const clientEmail = str(r.client_email)
-  const privateKey = typeof r.private_key === 'string' && r.private_key.trim() ? r.private_key : null
-  const projectId = str(r.project_id)
-  if (!clientEmail || !privateKey || !projectId) return null
-  const tokenUri = str(r.token_uri) ?? GOOGLE_TOKEN_URI
-  // The token URI is fetched with the signed assertion: only http(s), never file: or data: (Bun's fetch opens them).
-  if (!isHttpUrl(tokenUri)) return null
-  return { clientEmail, privateKey, projectId, tokenUri, raw: r }
-}
 
 const b64url = (data: string | Buffer) => Buffer.from(data).toString('base64url')
 

@@ -14,8 +14,6 @@ import { AppError, fieldError } from '../../../shared/errors'
 import type { CompanyEvents } from '../../../shared/live'
 import {
   INTEGRATION_DEFAULTS,
-  type IntegrationLanguage,
-  type IntegrationType,
   isHttpUrl,
   PRIVATE_KEY_MASK,
   type QueueIntegrationDto,
@@ -25,62 +23,22 @@ import type { QueueIntegrationInput, TestSessionInput } from '../../../shared/sc
 import { isoString } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact, userActor } from '../../context'
-import { open, seal } from '../../crypto/sealed'
+import { seal } from '../../crypto/sealed'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { OutboundError } from '../../net/guarded-fetch'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
 import { sqliteOf } from '../tickets/dto'
-import { detectIntent, parseServiceAccount, type ServiceAccount } from './dialogflow'
+import { COLUMNS, languageOf, openAccount, type RawIntegration } from './config'
+import { detectIntent } from './dialogflow'
+import { parseServiceAccount, type ServiceAccount } from './service-account'
 
 export const QUEUE_INTEGRATIONS_PAGE_SIZE = 20
-
-type RawIntegration = {
-  id: number
-  companyId: number
-  type: IntegrationType
-  name: string
-  projectName: string
-  jsonContent: string
-  language: string
-  urlN8N: string
-  typebotSlug: string
-  typebotExpires: number
-  typebotDelayMessage: number
-  typebotKeywordFinish: string
-  typebotKeywordRestart: string
-  typebotRestartMessage: string
-  typebotUnknownMessage: string
-  createdAt: number
-  updatedAt: number
-}
-
-/** An integration as the bots read it: the service account opened (null when there is none or it cannot be opened). */
-export type IntegrationConfig = Omit<RawIntegration, 'jsonContent' | 'language'> & {
-  language: IntegrationLanguage
-  account: ServiceAccount | null
-}
-
-const COLUMNS = `i.id, i.company_id AS companyId, i.type, i.name, i.project_name AS projectName,
-  i.json_content AS jsonContent, i.language, i.url_n8n AS urlN8N, i.typebot_slug AS typebotSlug,
-  i.typebot_expires AS typebotExpires, i.typebot_delay_message AS typebotDelayMessage,
-  i.typebot_keyword_finish AS typebotKeywordFinish, i.typebot_keyword_restart AS typebotKeywordRestart,
-  i.typebot_restart_message AS typebotRestartMessage, i.typebot_unknown_message AS typebotUnknownMessage,
-  i.created_at AS createdAt, i.updated_at AS updatedAt`
 
 const SEARCH = `($term IS NULL OR instr(lower(i.name), lower($term)) > 0)`
 
 const notFound = () => new AppError('ERR_NO_QUEUE_INTEGRATION_FOUND', 'Queue integration not found')
-
-const languageOf = (value: string): IntegrationLanguage =>
-  value === 'en' || value === 'es' ? value : 'pt-BR'
-
-function openAccount(deps: Pick<Deps, 'secrets'>, sealed: string): ServiceAccount | null {
-  if (!sealed) return null
-  const plain = open(deps.secrets, sealed)
-  return plain ? parseServiceAccount(plain) : null
-}
 
 /** The service account as the browser sees it: the private key masked. */
 export function maskedAccount(account: ServiceAccount | null): string {
@@ -126,25 +84,6 @@ export function integrationExists(sqlite: Database, companyId: number, id: numbe
     sqlite,
     'SELECT id FROM queue_integrations WHERE id = ? AND company_id = ?',
   ).get(id, companyId)
-}
-
-/** The integration a bot runs (its company's only), or null. */
-export function integrationConfig(
-  deps: Pick<Deps, 'sqlite' | 'secrets'>,
-  companyId: number,
-  id: number,
-): IntegrationConfig | null {
-  const row = stmt<RawIntegration, [number, number]>(
-    deps.sqlite,
-    `SELECT ${COLUMNS} FROM queue_integrations i WHERE i.id = ? AND i.company_id = ?`,
-  ).get(id, companyId)
-  if (!row) return null
-  const { jsonContent, language, ...rest } = row
-  return {
-    ...rest,
-    language: languageOf(language),
-    account: row.type === 'dialogflow' ? openAccount(deps, jsonContent) : null,
-  }
 }
 
 function publish(events: EventBuffer, companyId: number, data: CompanyEvents['queueIntegration']) {

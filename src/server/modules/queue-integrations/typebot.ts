@@ -13,7 +13,7 @@ import type { Deps } from '../../context'
 import { answerError, guardedFetch } from '../../net/guarded-fetch'
 import { loadBotSession, setExternalSession } from '../bots/sessions'
 import type { BotAnswer, ExternalBot } from '../bots/types'
-import { type IntegrationConfig, integrationConfig } from './service'
+import { type IntegrationConfig, integrationConfig } from './config'
 
 type ChatAnswer = { sessionId?: unknown; messages?: unknown }
 

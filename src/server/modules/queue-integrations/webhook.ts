@@ -9,7 +9,7 @@ import type { Deps } from '../../context'
 import { stmt } from '../../db/statements'
 import { answerError, guardedFetch } from '../../net/guarded-fetch'
 import type { BotAnswer, BotTurn, ExternalBot } from '../bots/types'
-import { integrationConfig } from './service'
+import { integrationConfig } from './config'
 
 export type WebhookPayload = {
   event: 'message'

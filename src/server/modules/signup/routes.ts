@@ -5,11 +5,11 @@ import {
   signupCodeIssueBody,
   signupCodeRequestBody,
 } from '../../../shared/schemas/signup'
+import { LoginThrottle } from '../../access/throttle'
 import type { Clock } from '../../clock'
 import { ctxOf, requireAuth, requireSuper } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { parseBody, pathId } from '../../http/validate'
-import { LoginThrottle } from '../auth/throttle'
 import { getCompanyWithPlan, issueSignupCode, requestSignupCode, signUp } from './service'
 import { reserveOrRefuse } from './throttle'
 

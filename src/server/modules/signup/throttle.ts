@@ -1,11 +1,11 @@
 import type { Context } from 'hono'
 import { AppError } from '../../../shared/errors'
+import type { LoginThrottle, Reservation } from '../../access/throttle'
 import type { AppEnv } from '../../http/env'
 import { clientAddress } from '../../http/request'
-import type { LoginThrottle, Reservation } from '../auth/throttle'
 
 /**
- * Counts one request of a public route against a throttle (auth/throttle.ts: per address, per account, and
+ * Counts one request of a public route against a throttle (access/throttle.ts: per address, per account, and
  * per address and account), or answers 429 with Retry-After. The "account" is what the route protects: a
  * phone, an e-mail, or a fixed name for the whole route.
  */

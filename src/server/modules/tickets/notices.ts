@@ -7,7 +7,7 @@
  * sent by the messages area's OutboundSender after commit.
  */
 // One filling of the variables everywhere (the bot, the timers, these notices), in the company's time zone.
-export { fillTemplate, greetingOfHour, protocolOf, type TemplateTicket } from '../chatbot/variables'
+export { fillTemplate, greetingOfHour, protocolOf, type TemplateTicket } from './variables'
 
 export function acceptGreeting(userName: string): string {
   return `{{ms}}, {{firstName}}! Meu nome é *${userName}* e vou continuar o seu atendimento.`

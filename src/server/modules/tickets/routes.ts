@@ -12,6 +12,7 @@ import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
 import { listTickets, ticketCounts } from './list'
 import { createTicket, deleteTicket, getTicket, getTicketByUuid, updateTicket } from './service'
+import type { TicketTransitionListener } from './transitions'
 
 /** The query string without empty values: `queueIds=` or `date=` from a form means "no filter". */
 function queryOf(c: { req: { query(): Record<string, string> } }) {
@@ -45,25 +46,27 @@ function listQueryOf(c: { req: { url: string; query(): Record<string, string> } 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export const ticketsRoutes = new Hono<AppEnv>()
-  .use(requireAuth)
-  .get('/', (c) => c.json(listTickets(ctxOf(c), listQueryOf(c))))
-  .get('/counts', (c) => c.json(ticketCounts(ctxOf(c), parse(ticketCountsQuery, queryOf(c)))))
-  .get('/u/:uuid', (c) => {
-    const uuid = c.req.param('uuid')
-    if (!UUID.test(uuid)) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found')
-    return c.json(getTicketByUuid(ctxOf(c), uuid.toLowerCase()))
-  })
-  .get('/:id', (c) => c.json(getTicket(ctxOf(c), pathId(c, 'ERR_NO_TICKET_FOUND'))))
-  .post('/', async (c) => {
-    const { ticket, created } = createTicket(ctxOf(c), await parseBody(c, createTicketBody))
-    return c.json(ticket, created ? 201 : 200)
-  })
-  .put('/:id', async (c) => {
-    const id = pathId(c, 'ERR_NO_TICKET_FOUND')
-    return c.json(updateTicket(ctxOf(c), id, await parseBody(c, updateTicketBody)))
-  })
-  .delete('/:id', requirePermission('ticket-options:deleteTicket'), (c) => {
-    deleteTicket(ctxOf(c), pathId(c, 'ERR_NO_TICKET_FOUND'))
-    return c.json({ message: 'Ticket deleted' })
-  })
+/** `transitions`: the other areas' part in a change a person makes (tickets/transitions.ts). */
+export const ticketsRoutes = (transitions: readonly TicketTransitionListener[]) =>
+  new Hono<AppEnv>()
+    .use(requireAuth)
+    .get('/', (c) => c.json(listTickets(ctxOf(c), listQueryOf(c))))
+    .get('/counts', (c) => c.json(ticketCounts(ctxOf(c), parse(ticketCountsQuery, queryOf(c)))))
+    .get('/u/:uuid', (c) => {
+      const uuid = c.req.param('uuid')
+      if (!UUID.test(uuid)) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found')
+      return c.json(getTicketByUuid(ctxOf(c), uuid.toLowerCase()))
+    })
+    .get('/:id', (c) => c.json(getTicket(ctxOf(c), pathId(c, 'ERR_NO_TICKET_FOUND'))))
+    .post('/', async (c) => {
+      const { ticket, created } = createTicket(ctxOf(c), await parseBody(c, createTicketBody))
+      return c.json(ticket, created ? 201 : 200)
+    })
+    .put('/:id', async (c) => {
+      const id = pathId(c, 'ERR_NO_TICKET_FOUND')
+      return c.json(updateTicket(ctxOf(c), id, await parseBody(c, updateTicketBody), transitions))
+    })
+    .delete('/:id', requirePermission('ticket-options:deleteTicket'), (c) => {
+      deleteTicket(ctxOf(c), pathId(c, 'ERR_NO_TICKET_FOUND'))
+      return c.json({ message: 'Ticket deleted' })
+    })

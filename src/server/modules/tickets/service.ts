@@ -6,8 +6,6 @@ import { transact } from '../../context'
 import type { TicketRow } from '../../db/schema'
 import type { TicketEventType, TicketStatus } from '../../db/schema/tickets'
 import { stmt } from '../../db/statements'
-import { endSession } from '../chatbot/context'
-import { ratingPlan, startRating } from '../chatbot/ratings'
 import { outboundSender, writeOutboundMessages } from '../messages/outbound'
 import { companyTimeZone, settingValue } from '../settings/service'
 import { type ActorScope, actorScope, assertCanSeeTicket } from './access'
@@ -17,6 +15,7 @@ import { otherOpenTicket } from './held'
 import { publishTicket, publishTicketDeleted, type TicketPlace } from './live'
 import { acceptGreeting, fillTemplate, transferNotice } from './notices'
 import { activeTicketRow, insertTicket, ticketRowByUuid, ticketRowInCompany } from './rows'
+import type { TicketTransitionListener } from './transitions'
 
 /** The ticket in the actor's company, or 404 ERR_NO_TICKET_FOUND (another company's id is not found). */
 export function getTicketRow(ctx: Ctx, id: number): TicketRow {
@@ -214,8 +213,16 @@ function planUpdate(scope: ActorScope, t: TicketRow, input: UpdateTicketInput): 
   return { type, to, notice: null }
 }
 
-/** Applies a PUT /tickets/{id}; see `planUpdate` for the table. */
-export function updateTicket(ctx: Ctx, id: number, input: UpdateTicketInput): TicketDto {
+/**
+ * Applies a PUT /tickets/{id}; see `planUpdate` for the table. `listeners` are the other areas' part in the change
+ * (tickets/transitions.ts).
+ */
+export function updateTicket(
+  ctx: Ctx,
+  id: number,
+  input: UpdateTicketInput,
+  listeners: readonly TicketTransitionListener[] = [],
+): TicketDto {
   const { ticket: t, scope } = getVisibleTicket(ctx, id)
   const companyId = ctx.actor.companyId
   let userName: string | null = null
@@ -237,10 +244,12 @@ export function updateTicket(ctx: Ctx, id: number, input: UpdateTicketInput): Ti
 
   // What the customer is told, decided before the change (the farewell is the closing user's). With NPS on,
   // the rating question replaces the farewell; the complation message follows the answer (chatbot/ratings.ts).
-  const rating = plan.type === 'closed' ? ratingPlan(ctx.sqlite, t) : null
+  const transition = { ticket: t, type: plan.type, userId: scope.userId }
+  const steps = listeners.map((listen) => listen(ctx, transition)).filter((step) => step !== null)
+  const replacing = steps.find((step) => step.notice)?.notice
   if (!t.isGroup) {
-    if (rating) {
-      plan.notice = rating.text
+    if (replacing) {
+      plan.notice = replacing
     } else if (plan.type === 'closed' && input.sendFarewellMessage !== false) {
       const farewell = scope.farewellMessage?.trim() || complationMessage(ctx, t.whatsappId)
       if (farewell) plan.notice = farewell
@@ -293,8 +302,7 @@ export function updateTicket(ctx: Ctx, id: number, input: UpdateTicketInput): Ti
       const target = { id, companyId, contactId: t.contactId, whatsappId, status }
       if (body) noticeIds.push(...writeOutboundMessages(ctx, tx, events, target, { body }))
     }
-    endSession(ctx.sqlite, id, now)
-    if (rating) startRating(ctx, tx, t, t.userId ?? scope.userId, rating, now)
+    for (const step of steps) step.apply(tx, now)
     const fresh = loadTicketDtos(ctx.sqlite, [id])[0]!
     publishTicket(events, fresh, placeOf(t))
     return fresh

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { PASSWORD_RULE } from '../../../shared/schemas/common'
-import { generatePassword } from '../../db/bootstrap'
+import { generatePassword } from '../../bootstrap'
 import { createHarness } from '../../test/harness'
 import { runOperatorCommand } from '../operator/commands'
 

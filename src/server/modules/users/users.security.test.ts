@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
+import { signAccessToken } from '../../access/tokens'
 import type { LiveSocket } from '../../realtime/hub'
 import { createHarness, type Harness, PASSWORD } from '../../test/harness'
-import { signAccessToken } from '../auth/tokens'
 
 /** A live socket that only records how it was closed. */
 function fakeSocket() {

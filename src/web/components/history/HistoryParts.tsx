@@ -1,7 +1,7 @@
 import { ArrowDown, MessagesSquare } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { cn } from '../../lib/cn'
-import { dayLabel } from '../../pages/tickets/conversation/format'
+import { dayLabel } from '../../lib/dates'
 import { Skeleton } from '../ui/Skeleton'
 import { Spinner } from '../ui/Spinner'
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { screen, within } from '@testing-library/react'
 import { Bot } from 'lucide-react'
 import type { PlanDto } from '../../../shared/api'
-import { setCampaignsShown } from '../../pages/campaigns/cshow'
+import { setCampaignsShown } from '../../state/campaigns'
 import { makeUser, mockFetch, renderAt, resetState, signIn } from '../../test/utils'
 import { MENU_ITEMS, visibleMenuItems } from './menu'
 

@@ -29,8 +29,8 @@ import {
 import type { SessionUser } from '../../../shared/api'
 import { can, type Permission } from '../../../shared/permissions'
 import { type PlanFlag, planAllows } from '../../../shared/plans'
-import { campaignsVisible } from '../../pages/campaigns/CampaignsGate'
-import { maySeeDashboard } from '../../pages/dashboard/format'
+import { campaignsVisible } from '../../state/campaigns'
+import { maySeeDashboard } from '../../state/dashboard'
 
 export type MenuItemDef = {
   to: string
@@ -90,7 +90,7 @@ export const MENU_ITEMS: MenuItemDef[] = [
     icon: Megaphone,
     permission: 'drawer-admin-items:view',
     planFlag: 'useCampaigns',
-    // The spec's local flag 'cshow' (set at sign-in from the company's campaignsEnabled): see CampaignsGate.
+    // The spec's local flag 'cshow' (set at sign-in from the company's campaignsEnabled): see state/campaigns.ts.
     visible: campaignsVisible,
     section: 'admin',
   },

@@ -26,8 +26,8 @@ import { Button } from '../../components/ui/Button'
 import { EmptyState } from '../../components/ui/EmptyState'
 import { Skeleton } from '../../components/ui/Skeleton'
 import { currentUser } from '../../state/session'
+import { companyZone } from '../../state/settings'
 import { toast } from '../../state/toast'
-import { companyZone } from '../schedules/SchedulesPage'
 import { CampaignStatusBadge } from './CampaignsPage'
 
 /** After a live update says the campaign finished, the report is fetched again this much later (spec). */

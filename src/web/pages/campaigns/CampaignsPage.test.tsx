@@ -5,8 +5,8 @@ import { useLocation } from 'react-router-dom'
 import type { CampaignDto } from '../../../shared/api'
 import { defaultSettings } from '../../../shared/settings'
 import { dispatch } from '../../api/live'
+import { CSHOW_KEY, campaignsShown } from '../../state/campaigns'
 import { livePageSuite, makeUser, mockFetch, renderAt, resetState, signIn } from '../../test/utils'
-import { CSHOW_KEY, campaignsShown } from './cshow'
 
 function Where() {
   const at = useLocation()

@@ -2,8 +2,9 @@ import { describe, expect, test } from 'bun:test'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { ContactsPage, DashboardData } from '../../../shared/api'
+import { maySeeDashboard } from '../../state/dashboard'
 import { type Call, livePageSuite, makeUser, mockFetch, renderAt, signIn } from '../../test/utils'
-import { durationParts, filterQuery, maySeeDashboard, npsZone } from './format'
+import { durationParts, filterQuery, npsZone } from './format'
 
 const hours = Array.from({ length: 24 }, (_, h) => (h === 9 ? 4 : h === 14 ? 2 : 0))
 

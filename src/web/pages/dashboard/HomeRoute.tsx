@@ -1,8 +1,8 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { Navigate } from 'react-router-dom'
+import { maySeeDashboard } from '../../state/dashboard'
 import { currentUser } from '../../state/session'
 import { DashboardPage } from './DashboardPage'
-import { maySeeDashboard } from './format'
 
 /** `/`: the dashboard for admins (dashboard:view) and users with showDashboard; the tickets for everyone else. */
 export function HomeRoute() {

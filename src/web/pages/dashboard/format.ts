@@ -1,11 +1,3 @@
-import type { SessionUser } from '../../../shared/api'
-import { can } from '../../../shared/permissions'
-
-/** Admins (dashboard:view) and users whose showDashboard is 'enabled' see the dashboard (the server checks too). */
-export function maySeeDashboard(user: SessionUser | null | undefined): boolean {
-  return !!user && (can(user, 'dashboard:view') || user.showDashboard === 'enabled')
-}
-
 /** Minutes as the spec's HH h mm m (whole minutes, rounded; hours past 99 keep all their digits). */
 export function durationParts(minutes: number): { h: string; m: string } {
   const total = Math.max(0, Math.round(minutes))

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router-dom'
 import { bodyPreview, type ScheduleDto } from '../../../shared/scheduled-messages'
-import { DEFAULT_TIMEZONE, formatInZone, isValidTimeZone } from '../../../shared/timezone'
+import { formatInZone } from '../../../shared/timezone'
 import { api } from '../../api/client'
 import { toastError } from '../../api/errors'
 import { LiveTableCard } from '../../components/LiveTableCard'
@@ -16,7 +16,7 @@ import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
 import { useDebounced } from '../../lib/useDebounced'
 import { useLiveList } from '../../state/liveList'
-import { settingValue } from '../../state/settings'
+import { companyZone } from '../../state/settings'
 import { toast } from '../../state/toast'
 import { type ContactRef, ScheduleDialog } from './ScheduleDialog'
 import { schedulesList } from './schedulesList'
@@ -34,12 +34,6 @@ export function StatusBadge({ s }: { s: ScheduleDto }) {
       <Badge tone={TONES[s.status] ?? 'neutral'}>{title}</Badge>
     </span>
   )
-}
-
-/** The company's zone (the timezone setting), or the default. */
-export function companyZone(): string {
-  const tz = settingValue('timezone')
-  return isValidTimeZone(tz) ? tz : DEFAULT_TIMEZONE
 }
 
 /**

@@ -3,7 +3,7 @@
  * `timezone` setting, read by `companyTimeZone` in settings/service.ts), through Intl (shared/timezone.ts), so
  * daylight saving and odd offsets are the platform's time-zone database's business, never arithmetic on offsets.
  */
-import { DEFAULT_TIMEZONE, isValidTimeZone, wallTimeOf, weekdayOf } from '../../../shared/timezone'
+import { DEFAULT_TIMEZONE, isValidTimeZone, wallTimeOf, weekdayOf } from '../shared/timezone'
 
 export type LocalTime = {
   /** YYYY-MM-DD. */

@@ -2,8 +2,8 @@ import type { Database } from 'bun:sqlite'
 import { stmt } from '../../db/statements'
 
 /**
- * The closed ticket of this contact and connection still waiting for its rating (ratings.ts), if any: the
- * customer's answer lands on it instead of opening a new ticket (tickets/inbound.ts).
+ * The closed ticket of this contact and connection still waiting for its rating (chatbot/ratings.ts), if any: the
+ * customer's answer lands on it instead of opening a new ticket (inbound.ts).
  */
 export function awaitingRating(
   sqlite: Database,

@@ -1,12 +1,17 @@
 /**
+ * Whether the campaign area exists for the signed-in user: the menu (components/layout/menu.ts) and the routes'
+ * gate (pages/campaigns/CampaignsGate.tsx) ask the same functions here.
+ *
  * The spec's local flag 'cshow': the campaign routes exist only while browser storage holds it. It is set at
  * sign-in when the company's setting campaignsEnabled is on, and cleared when that setting is off (at sign-in,
  * or when the setting changes while signed in). `campaignsShown` mirrors it for the menu and the routes.
  */
 import { signal } from '@preact/signals-react'
-import type { SettingItem } from '../../../shared/api'
-import { currentUser } from '../../state/session'
-import { settings } from '../../state/settings'
+import type { SessionUser, SettingItem } from '../../shared/api'
+import { can } from '../../shared/permissions'
+import { planAllows } from '../../shared/plans'
+import { currentUser } from './session'
+import { settings } from './settings'
 
 export const CSHOW_KEY = 'cshow'
 
@@ -19,6 +24,16 @@ function stored(): boolean {
 }
 
 export const campaignsShown = signal<boolean>(stored())
+
+/** The route exists: the local flag is set and the company's plan has campaigns. */
+export function campaignRoutesOn(user: SessionUser | null): boolean {
+  return !!user && campaignsShown.value && planAllows(user.company?.plan, 'useCampaigns')
+}
+
+/** The menu shows the campaign items: admin, plan and the local flag. */
+export function campaignsVisible(user: SessionUser | null): boolean {
+  return campaignRoutesOn(user) && can(user, 'drawer-admin-items:view')
+}
 
 /** Sets or clears the flag. */
 export function setCampaignsShown(on: boolean): void {

@@ -1,6 +1,6 @@
-import { AppError } from '../../../shared/errors'
-import { isoDate } from '../../clock'
-import type { Deps } from '../../context'
+import { AppError } from '../../shared/errors'
+import { isoDate } from '../clock'
+import type { Deps } from '../context'
 
 export type CompanyState = { id: number; status: boolean | number; dueDate: string | null }
 

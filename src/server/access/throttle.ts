@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock'
+import type { Clock } from '../clock'
 
 const MINUTE = 60 * 1000
 

@@ -7,9 +7,9 @@ import type { LiveFrame } from '../../shared/live'
 import type { Logger } from '../logger'
 import { setOnline } from '../modules/auth/service'
 import { roomsOfUser } from '../modules/users/service'
-import type { Harness } from '../test/harness'
-import type { FrameLimits } from './rate-limit'
-import { liveSocketHandler, type SocketData, type TicketAccess } from './socket'
+import type { FrameLimits } from '../realtime/rate-limit'
+import { liveSocketHandler, type SocketData, type TicketAccess } from '../realtime/socket'
+import type { Harness } from './harness'
 
 export type LiveServerOptions = {
   ticketAccess?: TicketAccess

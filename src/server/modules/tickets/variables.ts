@@ -10,7 +10,7 @@
  * Other text (and unknown {{…}}) is left as written.
  */
 import { DEFAULT_TIMEZONE } from '../../../shared/timezone'
-import { localTime } from './time'
+import { localTime } from '../../local-time'
 
 export type TemplateTicket = { id: number; createdAt: number; contactName: string }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { localTime } from './time'
+import { localTime } from '../../local-time'
 import { fillTemplate, greetingOfHour, protocolOf } from './variables'
 
 const ticket = { id: 42, createdAt: Date.parse('2026-11-21T02:30:00Z'), contactName: '  Maria  da Silva ' }

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
-import { AppError, fieldError } from '../../../shared/errors'
-import type { Deps, UserActor } from '../../context'
+import { AppError, fieldError } from '../../shared/errors'
+import type { Deps, UserActor } from '../context'
 import { LoginThrottle } from './throttle'
 
 /**

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { sign } from 'hono/jwt'
-import { AppError } from '../../../shared/errors'
-import type { Deps, UserActor } from '../../context'
+import { AppError } from '../../shared/errors'
+import type { Deps, UserActor } from '../context'
 
 export const ACCESS_TOKEN_TTL_MS = 15 * 60 * 1000
 export const REFRESH_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000
