@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { createHarness } from '../../test/harness'
+import { createHarness, type Harness } from '../../test/harness'
 import { SRC } from '../../test/import-graph'
 import { typingMsOf } from '../campaigns/pacing'
 import {
   advance,
+  MIN,
   makeContactList,
   people,
   SEC,
@@ -14,6 +15,13 @@ import {
 } from '../campaigns/testing'
 import { companyTimeZone } from '../settings/service'
 import { dayOf, sentOn } from './counters'
+
+/** The campaign's texts the sandbox saw (the send API's refused one never left). */
+const network = (h: Harness, connectionId: number) =>
+  h.deps
+    .sandboxNetwork!.outbound(connectionId)
+    .filter((r) => r.kind === 'text' && r.body?.startsWith('Olá'))
+    .map((r) => r.body)
 
 describe('the door of a connection', () => {
   test('an attendant reply and a campaign go out in one order, at the connection pace', async () => {
@@ -78,6 +86,51 @@ describe('the door of a connection', () => {
     // The day's count holds everything the number sent: three campaign messages and two replies.
     const timeZone = companyTimeZone(h.deps.sqlite, h.a.id)
     expect(sentOn(h.deps.sqlite, connection.id, dayOf(h.clock.now(), timeZone))).toBe(5)
+  })
+
+  test('a restriction another sender meets pauses the campaigns of the number until an admin resumes', async () => {
+    const h = await createHarness({ sandbox: true })
+    setCampaignSettings(h, h.a.id, { messageInterval: 0, longerIntervalAfter: 0 })
+    const { admin, connection } = await sandboxSetup(h)
+    const token = (await admin.get(`/whatsapp/${connection.id}`)).body.token as string
+    const list = makeContactList(h, h.a.id, people(2))
+    const start = h.clock.now()
+    const created = await admin.post('/campaigns', {
+      name: 'Mais tarde',
+      message1: 'Olá {nome}',
+      whatsappId: connection.id,
+      contactListId: list,
+      scheduledAt: new Date(start + 10 * MIN).toISOString(),
+    })
+    expect(created.status).toBe(201)
+    // WhatsApp locks the number for new chats; the send API meets it first.
+    await admin.post(`/sandbox/connections/${connection.id}/restrict`, { on: true })
+    const api = await h.app.request('/api/messages/send', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ number: '5511977770001', body: 'Seu pedido chegou' }),
+    })
+    expect(((await api.json()) as { error: string }).error).toBe('ERR_SENDING_WAPP_MSG')
+    // The campaign starts on a number known to be restricted: it pauses before claiming anyone.
+    await advance(h, 11 * MIN, SEC)
+    let campaign = (await admin.get(`/campaigns/${created.body.id}`)).body
+    expect(campaign).toMatchObject({ status: 'EM_ANDAMENTO', pausedReason: 'restricted' })
+    expect(campaign.pausedDetail).toContain('463')
+    expect(network(h, connection.id)).toEqual([])
+    expect(h.deps.sandboxNetwork!.presence(connection.id)).toEqual([])
+    const claimed = h.deps.sqlite
+      .query<{ n: number }, [number]>(
+        'SELECT count(*) AS n FROM campaign_shippings WHERE campaign_id = ? AND claimed_at IS NOT NULL',
+      )
+      .get(created.body.id)!.n
+    expect(claimed).toBe(0)
+    // The lock is over and an admin resumes: the door forgets the restriction and the campaign goes on.
+    await admin.post(`/sandbox/connections/${connection.id}/restrict`, { on: false })
+    expect((await admin.post(`/campaigns/${created.body.id}/resume`)).status).toBe(200)
+    await advance(h, MIN, SEC)
+    campaign = (await admin.get(`/campaigns/${created.body.id}`)).body
+    expect(campaign.status).toBe('FINALIZADA')
+    expect(network(h, connection.id)).toEqual(['Olá Pessoa 1', 'Olá Pessoa 2'])
   })
 
   test('no module but the door hands a message, a check or "typing..." to a session', () => {
