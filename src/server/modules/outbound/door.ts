@@ -86,6 +86,7 @@ export class ConnectionDoor {
   lastSentAt: number | null = null
   /** Set when WhatsApp refused a send as restricted; outreach waits until an admin lifts it. */
   restriction: { at: number; detail: string } | null = null
+  private companyId: number | undefined
 
   constructor(
     private readonly deps: Deps,
@@ -166,10 +167,12 @@ export class ConnectionDoor {
     const now = this.deps.clock.now()
     this.lastSentAt = now
     if (lane === 'outreach') return
-    const companyId = stmt<{ companyId: number }, [number]>(
+    // A connection never changes company.
+    this.companyId ??= stmt<{ companyId: number }, [number]>(
       this.deps.sqlite,
       'SELECT company_id AS companyId FROM whatsapps WHERE id = ?',
     ).get(this.connectionId)?.companyId
+    const companyId = this.companyId
     if (companyId == null) return
     countSends(
       this.deps.sqlite,
