@@ -9,15 +9,7 @@ import { type WhatsappRow, whatsapps } from '../db/schema'
 import type { Logger } from '../logger'
 import type { Hub } from '../realtime/hub'
 import { channel, rooms } from '../realtime/rooms'
-import type {
-  ChannelEvent,
-  ChannelProvider,
-  ChannelSession,
-  ContactRef,
-  MsgRef,
-  OutboundContent,
-  SendOptions,
-} from './types'
+import type { ChannelEvent, ChannelProvider, ChannelSession } from './types'
 
 /** What the manager needs of the server (declared here, not taken from Deps, which holds the manager). */
 export type ChannelManagerDeps = { db: DB; hub: Hub; clock: Clock; log: Logger }
@@ -174,18 +166,6 @@ export class ChannelManager {
 
   async stopAll() {
     await Promise.all([...this.sessions.keys()].map((id) => this.stop(id)))
-  }
-
-  async send(
-    connectionId: number,
-    to: ContactRef,
-    content: OutboundContent,
-    options?: SendOptions,
-  ): Promise<MsgRef> {
-    const session = this.sessions.get(connectionId)?.session
-    if (session?.status !== 'CONNECTED')
-      throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not connected')
-    return session.send(to, content, options)
   }
 
   /**

@@ -7,7 +7,7 @@ import { whatsapps } from './whatsapps'
  * A campaign (spec 2): bulk messages to an audience (a contact list, or the contacts of a tag) through one
  * connection. `status` is INATIVA, PROGRAMADA, EM_ANDAMENTO, CANCELADA or FINALIZADA. The work itself is the
  * campaign's shipping rows (`campaign_shippings`), made once when it starts; the campaigns runner
- * (modules/campaigns/runner.ts) sends them, paced per connection. `paused_reason` ('restricted') stops a
+ * (modules/campaigns/runner.ts, its senders in sender.ts) sends them, paced per connection. `paused_reason` ('restricted') stops a
  * running campaign until an admin resumes it; `waiting_reason` says why it waits right now (clears by itself).
  * `contact_list_id`, `tag_list_id` and `file_list_id` name rows of other areas and are checked on save.
  */
@@ -102,8 +102,9 @@ export const campaignShippings = sqliteTable(
 )
 
 /**
- * Messages a connection sent for campaigns per day (`day` YYYY-MM-DD in the company's time zone): the daily
- * cap and its warm-up (the first day the connection sent is its day 1), and the longer pause after every N.
+ * Messages a connection sent per day (`day` YYYY-MM-DD in the company's time zone), whichever sender wrote them
+ * (the connection's door counts them, modules/outbound/): the campaigns' daily cap and its warm-up (the first
+ * day the connection sent is its day 1), and the longer pause after every N.
  */
 export const connectionSendCounters = sqliteTable(
   'connection_send_counters',

@@ -3,7 +3,9 @@ import { eq } from 'drizzle-orm'
 import { whatsapps } from '../../db/schema'
 import { storeMedia } from '../../media/store'
 import { createHarness, type Harness } from '../../test/harness'
-import { FILE_GAP_MS, resetCampaignRunner, typingMsOf } from './runner'
+import { typingMsOf } from './pacing'
+import { resetCampaignRunner } from './runner'
+import { FILE_GAP_MS } from './sender'
 import {
   advance,
   HOUR,

@@ -30,6 +30,7 @@ import { cleanFileName, removeStoredMedia, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
+import { doorOf } from '../outbound/door'
 import { sendAtOf } from '../schedules/service'
 import { companyTimeZone } from '../settings/service'
 
@@ -481,13 +482,16 @@ export function restartCampaign(ctx: Ctx, id: number): CampaignDto {
 
 /** `POST /campaigns/{id}/resume` (ours): an admin lifts the pause WhatsApp's restriction caused. */
 export function resumeCampaign(ctx: Ctx, id: number): CampaignDto {
-  return transition(
+  const campaign = transition(
     ctx,
     id,
     (r) => r.status === 'EM_ANDAMENTO' && r.pausedReason != null,
     `UPDATE campaigns SET paused_reason = NULL, paused_detail = NULL, updated_at = ?1 WHERE id = ?2`,
     'resumed',
   )
+  // The admin says the number may reach out again: its door forgets the restriction (before the senders look).
+  if (campaign.whatsappId != null) doorOf(ctx, campaign.whatsappId).lift()
+  return campaign
 }
 
 /* ---------- media ---------- */

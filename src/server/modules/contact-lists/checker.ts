@@ -5,9 +5,9 @@
  * WhatsApp. The unknown column is the durable state: with no connection up the loop stops and the items stay
  * grey; the next item change, import or look at the list (or a restart, `resumeValidityChecks`) kicks it again.
  */
-import type { ChannelSession } from '../../channels/types'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
+import { type ConnectionDoor, doorOf } from '../outbound/door'
 import { sqliteOf } from '../tickets/dto'
 import { publishItem as publishItemRow } from './live'
 
@@ -18,15 +18,16 @@ type Checker = { kick(companyId: number): void; running(companyId: number): bool
 
 const checkers = new WeakMap<object, Checker>()
 
-function connectedSession(deps: Deps, companyId: number): ChannelSession | undefined {
+/** The door of the company's default connection (else any connected one), when one is connected now. */
+function connectedDoor(deps: Deps, companyId: number): ConnectionDoor | undefined {
   const ids = deps.sqlite
     .query<{ id: number }, [number]>(
       'SELECT id FROM whatsapps WHERE company_id = ? ORDER BY is_default DESC, id',
     )
     .all(companyId)
   for (const { id } of ids) {
-    const session = deps.channels.session(id)
-    if (session?.status === 'CONNECTED') return session
+    const door = doorOf(deps, id)
+    if (door.connected) return door
   }
   return undefined
 }
@@ -39,8 +40,8 @@ export function validityChecker(deps: Deps): Checker {
   const active = new Set<number>()
 
   const step = async (companyId: number): Promise<boolean> => {
-    const session = connectedSession(deps, companyId)
-    if (!session) return false
+    const door = connectedDoor(deps, companyId)
+    if (!door) return false
     const batch = deps.sqlite
       .query<Unchecked, [number, number]>(
         `SELECT id, number FROM contact_list_items WHERE company_id = ? AND is_whatsapp_valid IS NULL ORDER BY id LIMIT ?`,
@@ -48,7 +49,8 @@ export function validityChecker(deps: Deps): Checker {
       .all(companyId, CHECK_BATCH)
     if (batch.length === 0) return false
     const unique = [...new Set(batch.map((b) => b.number))]
-    const answers = await session.checkNumbers(unique)
+    // A check is not a message: it takes a turn in the connection's line, uncounted (outbound/door.ts).
+    const answers = await door.turn('conversation', (turn) => turn.check(unique))
     const exists = new Map(answers.map((a) => [a.phone, a.exists]))
     transact(deps, (tx, events) => {
       const sqlite = sqliteOf(tx)

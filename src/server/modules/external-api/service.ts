@@ -8,6 +8,7 @@ import { resolveInboundContact } from '../contacts/resolve'
 import { loadMessageDtos } from '../messages/dto'
 import { afterOutboundCommit, writeOutboundMessages } from '../messages/outbound'
 import { storeUploads } from '../messages/service'
+import { doorOf } from '../outbound/door'
 import { findOrOpenInboundTicket } from '../tickets/inbound'
 
 export type ExternalSendInput = { number: string; body: string; uploads: UploadedMedia[] }
@@ -40,15 +41,15 @@ export async function externalSend(
       { field: 'body', message: 'must not be empty' },
     ])
   const whatsappId = ctx.actor.whatsappId
-  const session = ctx.channels.session(whatsappId)
-  if (session?.status !== 'CONNECTED')
+  const door = doorOf(ctx, whatsappId)
+  if (!door.connected)
     throw new AppError(
       'ERR_WAPP_NOT_INITIALIZED',
       'The connection of this token is not connected to WhatsApp',
     )
   let check: { exists: boolean; jid?: string } | undefined
   try {
-    check = (await session.checkNumbers([digits]))[0]
+    check = (await door.turn('conversation', (turn) => turn.check([digits])))[0]
   } catch (err) {
     if (err instanceof AppError && err.code === 'ERR_WAPP_NOT_INITIALIZED') throw err
     throw new AppError('ERR_WAPP_CHECK_CONTACT', (err as Error).message)

@@ -15,7 +15,8 @@
  *   the customer, so they are never resent blindly but marked failed (ERR_SEND_INTERRUPTED) for a person to
  *   retry; rows still 'queued' had not been handed over and are sent.
  *
- * Sends of one connection go out one at a time in the order they were queued.
+ * Sends go through the connection's door (outbound/door.ts): one at a time in the order they were queued, in
+ * line with every other sender of the connection, each claimed inside its turn.
  */
 import type { MessageDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
@@ -26,6 +27,7 @@ import type { DB } from '../../db/client'
 import { messages } from '../../db/schema'
 import { mediaFilePath } from '../../media/store'
 import type { EventBuffer } from '../../realtime/hub'
+import { doorOf, type Hand, type Turn } from '../outbound/door'
 import { kickSearchIndex } from '../search/indexer'
 import { loadTicketDtos } from '../tickets/dto'
 import { publishTicket } from '../tickets/live'
@@ -231,7 +233,6 @@ const DEFAULTS: OutboundSenderOptions = { connectGraceMs: 30_000, bootGraceMs: 1
 
 /** Hands queued outbound messages to their connection's session and records what happened. */
 export class OutboundSender {
-  private readonly chains = new Map<number, Promise<void>>()
   private readonly waiting = new Map<number, TimerHandle>()
   private readonly options: OutboundSenderOptions
 
@@ -283,17 +284,13 @@ export class OutboundSender {
           'SELECT t.whatsapp_id AS whatsappId FROM messages m JOIN tickets t ON t.id = m.ticket_id WHERE m.id = ?',
         )
         .get(id)?.whatsappId ?? 0
-    const previous = this.chains.get(connection) ?? Promise.resolve()
-    const next = previous
-      .then(() => this.attempt(id, until))
-      .catch((err: Error) =>
-        this.deps.log.error('outbound send failed unexpectedly', { messageId: id, error: err.message }),
-      )
-    this.chains.set(connection, next)
-    void next.then(() => {
-      if (this.chains.get(connection) === next) this.chains.delete(connection)
-    })
-    return next
+    // A message of a ticket without a connection has no door: it fails at once.
+    const attempt = connection
+      ? doorOf(this.deps, connection).turn('conversation', (turn) => this.attempt(turn, id, until))
+      : this.attempt(null, id, until)
+    return attempt.catch((err: Error) =>
+      this.deps.log.error('outbound send failed unexpectedly', { messageId: id, error: err.message }),
+    )
   }
 
   private load(id: number) {
@@ -321,12 +318,11 @@ export class OutboundSender {
       .get(id, companyId)
   }
 
-  private async attempt(id: number, until: number): Promise<void> {
+  private async attempt(turn: Turn | null, id: number, until: number): Promise<void> {
     this.waiting.delete(id)
     const row = this.load(id)
     if (row?.sendState !== 'queued' || row.isDeleted || row.isPrivate) return
-    const session = row.whatsappId == null ? undefined : this.deps.channels.session(row.whatsappId)
-    if (session?.status !== 'CONNECTED') {
+    if (!turn?.connected) {
       if (row.whatsappId != null && this.deps.clock.now() < until) {
         // Not connected yet (a reconnect, a boot): look again shortly, without holding the line.
         if (!this.waiting.has(id)) {
@@ -343,10 +339,11 @@ export class OutboundSender {
       this.fail(row, new AppError('ERR_WAPP_INVALID_CONTACT', 'the contact has no WhatsApp address'), true)
       return
     }
-    if (!this.claim(id)) return
+    const hand = turn.claim(() => this.claim(id))
+    if (!hand) return
     let ref: MsgRef
     try {
-      ref = await this.send(session, row, to)
+      ref = await this.send(hand, row, to)
     } catch (err) {
       // The session went away between the check and the send: nothing left, so it may wait and go again.
       if (err instanceof AppError && err.code === 'ERR_WAPP_NOT_INITIALIZED' && this.unclaim(id, until))
@@ -354,7 +351,7 @@ export class OutboundSender {
       this.fail(row, err)
       return
     }
-    this.sent(row, ref, session)
+    this.sent(row, ref, hand)
   }
 
   /** queued -> sending, only if still queued (and not deleted): whoever wins sends; everyone else stops. */
@@ -379,18 +376,14 @@ export class OutboundSender {
     return true
   }
 
-  private async send(
-    session: NonNullable<ReturnType<Deps['channels']['session']>>,
-    row: SendRow,
-    to: ContactRef,
-  ): Promise<MsgRef> {
+  private async send(hand: Hand, row: SendRow, to: ContactRef): Promise<MsgRef> {
     const forwardOf = readProviderData(row.providerData).forwardOf
     if (typeof forwardOf === 'number') {
       const source = this.refRow(row.companyId, forwardOf)
       const raw = rawOf(source?.providerData)
       const sourceRef = source && msgRefOf(source, null)
       // The channel's forward needs the original message; without it, the content is sent as a copy.
-      if (source && sourceRef && raw) return session.forward(to, sourceRef, raw)
+      if (source && sourceRef && raw) return hand.forward(to, sourceRef, raw)
     }
     const options: { quoted?: MsgRef } = {}
     if (row.quotedMsgId != null) {
@@ -398,7 +391,7 @@ export class OutboundSender {
       const quotedRef = quoted && msgRefOf(quoted, to.jid)
       if (quotedRef) options.quoted = quotedRef
     }
-    return session.send(to, this.content(row), options)
+    return hand.send(to, this.content(row), options)
   }
 
   private content(row: SendRow): OutboundContent {
@@ -418,7 +411,7 @@ export class OutboundSender {
     return content
   }
 
-  private sent(row: SendRow, ref: MsgRef, session: NonNullable<ReturnType<Deps['channels']['session']>>) {
+  private sent(row: SendRow, ref: MsgRef, hand: Hand) {
     const deleted = transact(this.deps, (tx, events) => {
       try {
         this.deps.sqlite
@@ -443,7 +436,7 @@ export class OutboundSender {
     })
     // Deleted for everyone while WhatsApp had it: take it back now that it has an id.
     if (deleted)
-      void session
+      void hand
         .deleteForEveryone(ref)
         .catch((err: Error) =>
           this.deps.log.warn('revoking a message deleted while sending failed', { error: err.message }),

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { createHarness } from '../../test/harness'
+import { doorOf } from '../outbound/door'
 
 describe('sandbox API (--sandbox)', () => {
   test('without the flag the sandbox routes do not exist and sandbox connections are refused', async () => {
@@ -71,10 +72,10 @@ describe('sandbox API (--sandbox)', () => {
     const bad = await admin.post(`/sandbox/connections/${connection.id}/inbound`, { body: 'sem remetente' })
     expect(bad.status).toBe(400)
 
-    await h.deps.channels.send(
-      connection.id,
-      { jid: '5511999990001@s.whatsapp.net' },
-      { kind: 'text', body: 'Bom dia!' },
+    await doorOf(h.deps, connection.id).turn('conversation', (turn) =>
+      turn
+        .claim(() => true)!
+        .send({ jid: '5511999990001@s.whatsapp.net' }, { kind: 'text', body: 'Bom dia!' }),
     )
     const sent = await admin.get(`/sandbox/connections/${connection.id}/outbound`)
     expect(sent.body).toEqual([

@@ -15,6 +15,7 @@ import type { Ctx, Deps, SystemActor } from '../../context'
 import { transact } from '../../context'
 import { companies, signupCodes, users, whatsapps } from '../../db/schema'
 import { assertMayReadCompany, createCompany, getCompany } from '../companies/service'
+import { doorOf } from '../outbound/door'
 import { getPlanRow, toPlanDto } from '../plans/service'
 import { codeHash, newCode } from './codes'
 
@@ -125,8 +126,15 @@ export function requestSignupCode(deps: Deps, rawPhone: string): Promise<void> {
   const body =
     `Balcão: seu código de cadastro é ${issued.code}.\n` +
     'Ele vale por 15 minutos e só pode ser usado uma vez. Não o compartilhe com ninguém.'
-  return deps.channels
-    .send(connection.id, { jid: `${phone}@s.whatsapp.net`, pn: phone }, { kind: 'text', body })
+  // Through the connection's door, in line with its other senders; the code's row is its record (no message
+  // row: a code that did not go is asked for again).
+  const to = { jid: `${phone}@s.whatsapp.net`, pn: phone }
+  return doorOf(deps, connection.id)
+    .turn('conversation', (turn) => {
+      const hand = turn.connected ? turn.claim(() => true) : null
+      if (!hand) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not connected')
+      return hand.send(to, { kind: 'text', body })
+    })
     .then(() => {
       deps.log.info('sign-up code sent by WhatsApp', {
         connectionId: connection.id,
