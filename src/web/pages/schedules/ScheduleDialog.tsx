@@ -6,7 +6,7 @@ import { ScheduleFields } from './ScheduleFields'
 import { type ScheduleEditorProps, useScheduleEditor } from './useScheduleEditor'
 import { useScheduleOptions } from './useScheduleOptions'
 
-// Where the schedules page and the conversation have always taken the contact's shape from.
+// The schedules page imports the contact's shape from here; kept so that splitting this dialog leaves it alone.
 export type { ContactRef } from './scheduleForm'
 
 /** Add, edit or (once sent) view a scheduled message. */
