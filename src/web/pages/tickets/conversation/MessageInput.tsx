@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { Lock, Mic, Paperclip, Pencil, PenLine, Reply, SendHorizontal } from 'lucide-react'
+import { Lock, Mic, Paperclip, Pencil, PenLine, Reply } from 'lucide-react'
 import { type ClipboardEvent, type DragEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { MessageDto, TicketDto } from '../../../../shared/api'
@@ -25,6 +25,7 @@ import {
   readSignOption,
   writeSignOption,
 } from './rules'
+import { SendButton } from './SendButton'
 import { useAttachments } from './useAttachments'
 import { quickAnswerFile, useQuickAnswerSuggestions } from './useQuickAnswers'
 import { useRecorder } from './useRecorder'
@@ -199,7 +200,6 @@ export function MessageInput({
 
   const canSendNow = open && !sending && (normalizeBody(text) != null || attachments.length > 0)
   const noteSend = isPrivate && !editing
-  const sendLabel = noteSend ? t('conversation.input.sendNote') : t('conversation.input.send')
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: dropping files is a shortcut; the attach button does the same
@@ -349,29 +349,12 @@ export function MessageInput({
               </button>
             )}
             {canSendNow || editing || attachments.length > 0 ? (
-              <button
-                type="button"
-                onClick={() => void send()}
+              <SendButton
+                note={noteSend}
+                sending={sending}
                 disabled={!canSendNow}
-                className={cn(
-                  'relative flex size-10 shrink-0 items-center justify-center rounded-full disabled:opacity-50 max-sm:size-11',
-                  noteSend
-                    ? 'bg-[var(--note-fg)] text-[var(--note)] hover:brightness-110'
-                    : 'bg-primary text-on-primary hover:bg-primary-hover',
-                )}
-                aria-label={sendLabel}
-                title={sendLabel}
-              >
-                {sending ? <Spinner /> : <SendHorizontal className="size-5" aria-hidden />}
-                {noteSend && !sending && (
-                  <span
-                    aria-hidden
-                    className="-top-0.5 -right-0.5 absolute flex size-4 items-center justify-center rounded-full bg-[var(--note)] text-[var(--note-fg)] ring-1 ring-[var(--note-border)]"
-                  >
-                    <Lock className="size-2.5" />
-                  </span>
-                )}
-              </button>
+                onSend={() => void send()}
+              />
             ) : (
               <button
                 type="button"
