@@ -2,6 +2,7 @@ import { Pencil, Trash2 } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { IconButton } from './ui/Button'
+import type { Column } from './ui/Table'
 
 export type RowActionsProps = {
   /** The row's name, read after the action in each button's label ('Editar: name'). */
@@ -53,4 +54,14 @@ export function RowActions({
       )}
     </div>
   )
+}
+
+function ActionsHeader() {
+  const { t } = useTranslation()
+  return <span className="sr-only">{t('common.actions')}</span>
+}
+
+/** A list table's last column: the row's buttons on the right, under a header only screen readers read. */
+export function actionsColumn<T>(cell: (row: T) => ReactNode, width?: string): Column<T> {
+  return { key: 'actions', header: <ActionsHeader />, cell, align: 'right', ...(width ? { width } : {}) }
 }

@@ -7,7 +7,7 @@ import { LiveTableCard } from '../../components/LiveTableCard'
 import { PriorityBadge } from '../../components/layout/notifications/AnnouncementPriority'
 import { fullDate, useAnnouncementEvents } from '../../components/layout/notifications/announcements'
 import { Page } from '../../components/layout/Page'
-import { RowActions } from '../../components/RowActions'
+import { actionsColumn, RowActions } from '../../components/RowActions'
 import { Badge } from '../../components/ui/Badge'
 import { Button } from '../../components/ui/Button'
 import { EmptyState } from '../../components/ui/EmptyState'
@@ -95,13 +95,7 @@ export function AnnouncementsPage() {
       ),
       width: '150px',
     },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '96px',
-    },
+    actionsColumn(actions, '96px'),
   ]
 
   const mobileCard = (record: AnnouncementDto) => (

@@ -10,7 +10,7 @@ import { api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import { LiveTableCard } from '../../components/LiveTableCard'
 import { Page } from '../../components/layout/Page'
-import { RowActions } from '../../components/RowActions'
+import { actionsColumn, RowActions } from '../../components/RowActions'
 import { Badge, type BadgeTone } from '../../components/ui/Badge'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
@@ -163,13 +163,7 @@ export function CampaignsPage() {
       header: t('campaigns.confirmation'),
       cell: (c) => (c.confirmation ? t('common.enabled') : t('common.disabled')),
     },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '170px',
-    },
+    actionsColumn(actions, '170px'),
   ]
 
   const mobileCard = (c: CampaignDto) => (

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ChatDto } from '../../../shared/chats'
 import { CHAT_TITLE_MAX } from '../../../shared/schemas/chats'
@@ -8,6 +8,7 @@ import { FormDialog } from '../../components/ui/FormDialog'
 import { MultiSelect } from '../../components/ui/Select'
 import { type FieldErrors, useFormDialog } from '../../components/ui/useFormDialog'
 import { useIsPhone } from '../../lib/useMediaQuery'
+import { useUserOptions } from '../../state/options'
 import { toast } from '../../state/toast'
 
 export type ChatForm = { title: string; users: number[] }
@@ -29,17 +30,8 @@ export function formOfChat(chat: ChatDto, me: number): ChatForm {
 
 /** The company's users to choose from (GET /users/list), without me: I am always in my chats. */
 function useCompanyUsers(open: boolean, me: number) {
-  const [users, setUsers] = useState<{ id: number; name: string }[]>([])
-  useEffect(() => {
-    if (!open) return
-    const ctrl = new AbortController()
-    api
-      .get<{ id: number; name: string }[]>('/users/list', { signal: ctrl.signal })
-      .then((list) => setUsers((list ?? []).filter((u) => u.id !== me)))
-      .catch(() => {})
-    return () => ctrl.abort()
-  }, [open, me])
-  return users
+  const users = useUserOptions(open)
+  return useMemo(() => users.filter((u) => u.id !== me), [users, me])
 }
 
 /** New or edit chat: title and members (spec 2). Only the owner ever sees the edit. */

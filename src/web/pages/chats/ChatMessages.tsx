@@ -1,16 +1,14 @@
 import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ChatMessageDto } from '../../../shared/chats'
+import { HistoryError, HistoryPane } from '../../components/history/HistoryPane'
 import {
   DaySeparator,
   HistoryEmpty,
   HistorySkeleton,
   HistoryStart,
-  JumpToLatest,
-  LoadingOlder,
 } from '../../components/history/HistoryParts'
 import { useHistoryScroll } from '../../components/history/useHistoryScroll'
-import { Button } from '../../components/ui/Button'
 import { cn } from '../../lib/cn'
 import { dayKey, messageTime } from '../tickets/conversation/format'
 import type { ChatMessagesView } from './chatsState'
@@ -72,7 +70,7 @@ function Bubble({ m, mine, first }: { m: ChatMessageDto; mine: boolean; first: b
 export function ChatMessages({ view, me }: { view: ChatMessagesView; me: number }) {
   const { t } = useTranslation()
   const { messages, loading, loadingOlder, hasMore, error, loadOlder } = view
-  const { scroller, onScroll, toBottom, unseen, away } = useHistoryScroll({
+  const scroll = useHistoryScroll({
     messages,
     hasMore,
     loading,
@@ -87,14 +85,7 @@ export function ChatMessages({ view, me }: { view: ChatMessagesView; me: number 
   let body: React.ReactNode
   if (loading && messages.length === 0) body = <HistorySkeleton />
   else if (error && messages.length === 0)
-    body = (
-      <div className="flex flex-1 flex-col items-center justify-center gap-3 p-6 text-center" role="alert">
-        <p className="text-muted text-sm">{t('chats.loadFailed')}</p>
-        <Button variant="secondary" size="sm" onClick={view.reload}>
-          {t('common.retry')}
-        </Button>
-      </div>
-    )
+    body = <HistoryError message={t('chats.loadFailed')} onRetry={view.reload} />
   else if (messages.length === 0)
     body = <HistoryEmpty title={t('chats.noMessagesTitle')} text={t('chats.noMessagesText')} />
   else {
@@ -116,22 +107,15 @@ export function ChatMessages({ view, me }: { view: ChatMessagesView; me: number 
   }
 
   return (
-    <div className="relative flex min-h-0 flex-1 flex-col">
-      <div
-        ref={scroller}
-        onScroll={onScroll}
-        className="flex min-h-0 flex-1 flex-col overflow-y-auto overscroll-contain [overflow-anchor:none]"
-        data-testid="chat-messages"
-        role="log"
-        aria-label={t('chats.messages')}
-        aria-busy={loading || loadingOlder || undefined}
-      >
-        <div className="mt-auto flex flex-col">{body}</div>
-      </div>
-      {loadingOlder && <LoadingOlder />}
-      {messages.length > 0 && (away || unseen > 0) && (
-        <JumpToLatest unseen={unseen} onClick={toBottom} badgeClassName="bg-primary text-on-primary" />
-      )}
-    </div>
+    <HistoryPane
+      scroll={scroll}
+      label={t('chats.messages')}
+      testId="chat-messages"
+      busy={{ loading, loadingOlder }}
+      hasMessages={messages.length > 0}
+      jumpBadgeClassName="bg-primary text-on-primary"
+    >
+      {body}
+    </HistoryPane>
   )
 }

@@ -7,7 +7,7 @@ import { type PlanLimit, realDueDate } from '../../../shared/plans'
 import { ApiError, api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import { LiveListTab } from '../../components/LiveTableCard'
-import { RowActions } from '../../components/RowActions'
+import { actionsColumn, RowActions } from '../../components/RowActions'
 import { Badge } from '../../components/ui/Badge'
 import { Button } from '../../components/ui/Button'
 import type { Column } from '../../components/ui/Table'
@@ -241,12 +241,7 @@ export function CompaniesTab() {
         </div>
       ),
     },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-    },
+    actionsColumn(actions),
   ]
 
   const mobileCard = (company: CompanyDto) => (

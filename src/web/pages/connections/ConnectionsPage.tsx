@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { Pencil, Plus, RotateCw, Smartphone, Star, Trash2 } from 'lucide-react'
+import { Plus, RotateCw, Smartphone, Star } from 'lucide-react'
 import { useCallback, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { WhatsappDto } from '../../../shared/api'
@@ -7,6 +7,7 @@ import { can } from '../../../shared/permissions'
 import { api } from '../../api/client'
 import { errorMessage, toastError } from '../../api/errors'
 import { Card, Page } from '../../components/layout/Page'
+import { actionsColumn, RowActions } from '../../components/RowActions'
 import { Badge } from '../../components/ui/Badge'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
@@ -150,21 +151,7 @@ export function ConnectionsPage() {
 
   const actions = (c: WhatsappDto) =>
     canEdit ? (
-      <div className="flex justify-end gap-0.5">
-        <IconButton
-          size="sm"
-          label={`${t('common.edit')}: ${c.name}`}
-          icon={<Pencil className="size-4" />}
-          onClick={() => setEditing({ id: c.id })}
-        />
-        <IconButton
-          size="sm"
-          variant="danger-ghost"
-          label={`${t('common.delete')}: ${c.name}`}
-          icon={<Trash2 className="size-4" />}
-          onClick={() => setDeleting(c)}
-        />
-      </div>
+      <RowActions name={c.name} onEdit={() => setEditing({ id: c.id })} onDelete={() => setDeleting(c)} />
     ) : null
 
   const columns: Column<WhatsappDto>[] = [
@@ -196,13 +183,7 @@ export function ConnectionsPage() {
       width: '150px',
     },
     { key: 'default', header: t('connections.default'), cell: defaultFlag, width: '76px', align: 'center' },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '88px',
-    },
+    actionsColumn(actions, '88px'),
   ]
 
   const mobileCard = (c: WhatsappDto) => (

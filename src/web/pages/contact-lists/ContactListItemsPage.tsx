@@ -9,7 +9,7 @@ import { api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import { subscribe } from '../../api/live'
 import { LiveListPage } from '../../components/LiveTableCard'
-import { RowActions } from '../../components/RowActions'
+import { actionsColumn, RowActions } from '../../components/RowActions'
 import { Button } from '../../components/ui/Button'
 import type { Column } from '../../components/ui/Table'
 import { useListSearch, useRowCrud } from '../../components/useListScreen'
@@ -99,13 +99,7 @@ export function ContactListItemsPage() {
       header: t('contactLists.email'),
       cell: (i) => i.email || <span className="text-subtle">—</span>,
     },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '96px',
-    },
+    actionsColumn(actions, '96px'),
   ]
 
   return (

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router-dom'
 import type { ContactListDto } from '../../../shared/contact-lists'
 import { errorMessage } from '../../api/errors'
 import { LiveListPage } from '../../components/LiveTableCard'
-import { RowActions } from '../../components/RowActions'
+import { actionsColumn, RowActions } from '../../components/RowActions'
 import { IconButton } from '../../components/ui/Button'
 import type { Column } from '../../components/ui/Table'
 import { useListSearch, useRowCrud } from '../../components/useListScreen'
@@ -72,13 +72,7 @@ export function ContactListsPage() {
       align: 'center',
       width: '160px',
     },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '176px',
-    },
+    actionsColumn(actions, '176px'),
   ]
 
   return (

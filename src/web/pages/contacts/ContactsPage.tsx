@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { BookUser, Download, MessageSquarePlus, Pencil, Trash2, Upload, UserPlus } from 'lucide-react'
+import { BookUser, Download, MessageSquarePlus, Upload, UserPlus } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ContactDto } from '../../../shared/api'
@@ -7,6 +7,7 @@ import { can, isAdmin } from '../../../shared/permissions'
 import { api } from '../../api/client'
 import { toastError } from '../../api/errors'
 import { LiveListPage } from '../../components/LiveTableCard'
+import { actionsColumn, RowActions } from '../../components/RowActions'
 import { Button, IconButton } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import type { Column } from '../../components/ui/Table'
@@ -64,7 +65,11 @@ export function ContactsPage() {
   }
 
   const actions = (c: ContactDto) => (
-    <div className="flex justify-end gap-0.5">
+    <RowActions
+      name={c.name}
+      onEdit={() => setDialog({ id: c.id })}
+      onDelete={canDelete ? () => setDeleting(c) : undefined}
+    >
       {!c.isGroup && (
         <IconButton
           size="sm"
@@ -74,22 +79,7 @@ export function ContactsPage() {
           disabled={startTicket.busy}
         />
       )}
-      <IconButton
-        size="sm"
-        label={`${t('common.edit')}: ${c.name}`}
-        icon={<Pencil className="size-4" />}
-        onClick={() => setDialog({ id: c.id })}
-      />
-      {canDelete && (
-        <IconButton
-          size="sm"
-          variant="danger-ghost"
-          label={`${t('common.delete')}: ${c.name}`}
-          icon={<Trash2 className="size-4" />}
-          onClick={() => setDeleting(c)}
-        />
-      )}
-    </div>
+    </RowActions>
   )
 
   const nameCell = (c: ContactDto) => (
@@ -112,13 +102,7 @@ export function ContactsPage() {
       header: t('contacts.email'),
       cell: (c) => <span className="truncate text-muted">{c.email}</span>,
     },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '132px',
-    },
+    actionsColumn(actions, '132px'),
   ]
 
   const mobileCard = (c: ContactDto) => (

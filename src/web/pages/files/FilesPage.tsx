@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { FileListDto } from '../../../shared/files'
 import { errorMessage } from '../../api/errors'
 import { LiveListPage } from '../../components/LiveTableCard'
+import { actionsColumn } from '../../components/RowActions'
 import type { Column } from '../../components/ui/Table'
 import { useCrudListScreen } from '../../components/useListScreen'
 import { FileListDialog } from './FileListDialog'
@@ -38,13 +39,7 @@ export function FilesPage() {
 
   const columns: Column<FileListDto>[] = [
     { key: 'name', header: t('files.name'), cell: (record) => <NameCell record={record} /> },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '96px',
-    },
+    actionsColumn(actions, '96px'),
   ]
 
   const mobileCard = (record: FileListDto) => (

@@ -7,11 +7,17 @@ import { email as emailRule } from '../../../shared/schemas/common'
 import { RESET_PASSWORD, RESET_TOKEN } from '../../../shared/schemas/signup'
 import { ApiError, api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
-import { Field, Input } from '../../components/ui/Field'
+import { Field } from '../../components/ui/Field'
 import { toast } from '../../state/toast'
 import { AuthLayout } from '../login/AuthLayout'
-import { AuthError, AuthFooter, AuthSubmit, CodeInput } from '../login/AuthParts'
-import { PasswordInput } from '../signup/PasswordInput'
+import {
+  AuthError,
+  AuthFooter,
+  AuthSubmit,
+  CodeInput,
+  EmailInput,
+  NewPasswordInput,
+} from '../login/AuthParts'
 
 type Translate = (key: string) => string
 
@@ -128,11 +134,8 @@ export function ForgetPasswordPage() {
         <form onSubmit={submitEmail} noValidate className="flex flex-col gap-4">
           {serverError && !serverError.field && <AuthError message={serverError.message} />}
           <Field label={t('forgetpsw.email')} error={error}>
-            <Input
-              type="email"
-              name="email"
+            <EmailInput
               autoComplete="username"
-              inputMode="email"
               autoFocus
               value={email}
               onChange={(e) => {
@@ -169,20 +172,10 @@ export function ForgetPasswordPage() {
           <CodeInput value={values.code} onChange={(code) => set('code', code)} autoFocus />
         </Field>
         <Field label={t('forgetpsw.password')} error={errors.password} hint={t('forgetpsw.passwordHint')}>
-          <PasswordInput
-            name="password"
-            autoComplete="new-password"
-            value={values.password}
-            onChange={(e) => set('password', e.target.value)}
-          />
+          <NewPasswordInput name="password" value={values.password} onChange={(v) => set('password', v)} />
         </Field>
         <Field label={t('forgetpsw.confirm')} error={errors.confirm}>
-          <PasswordInput
-            name="confirm"
-            autoComplete="new-password"
-            value={values.confirm}
-            onChange={(e) => set('confirm', e.target.value)}
-          />
+          <NewPasswordInput name="confirm" value={values.confirm} onChange={(v) => set('confirm', v)} />
         </Field>
         <AuthSubmit busy={busy}>{t('forgetpsw.reset')}</AuthSubmit>
         <div className="-mt-1 flex flex-wrap items-center justify-between gap-x-4 gap-y-1 text-sm">

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { KeyboardCode } from '@dnd-kit/core'
 import { makeTicket } from '../tickets/list/fixtures'
 import { boardFits, boardQuery, laneOf, movedTicket, OPEN_LANE } from './board'
-import { laneKeyboardCoordinates } from './KanbanPage'
+import { laneKeyboardCoordinates } from './dnd'
 
 const LANE_A = { id: 5, name: 'A fazer', color: '#111111' }
 const LANE_B = { id: 6, name: 'Feito', color: '#222222' }

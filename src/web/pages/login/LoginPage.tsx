@@ -16,14 +16,13 @@ import { loginBody } from '../../../shared/schemas/auth'
 import { email as emailRule } from '../../../shared/schemas/common'
 import { ApiError } from '../../api/client'
 import { errorMessage } from '../../api/errors'
-import { Field, Input } from '../../components/ui/Field'
+import { Field } from '../../components/ui/Field'
 import { schemaErrors } from '../../components/ui/schemaErrors'
 import i18n from '../../i18n'
 import { formatDueDate } from '../../lib/dates'
 import { dismissSignOutReason, login, type SignOutReason, signOutReason } from '../../state/session'
-import { PasswordInput } from '../signup/PasswordInput'
 import { AuthLayout } from './AuthLayout'
-import { AuthError, AuthFooter, AuthSubmit } from './AuthParts'
+import { AuthError, AuthFooterLink, AuthSubmit, EmailInput, PasswordInput } from './AuthParts'
 
 /** The server's login body, with the shared e-mail rule: the form refuses a malformed address before sending. */
 const loginForm = loginBody.merge({ email: emailRule })
@@ -125,11 +124,8 @@ export function LoginPage() {
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
         {error && <AuthError message={error} />}
         <Field label={t('auth.email')} error={fieldErrors.email}>
-          <Input
-            type="email"
-            name="email"
+          <EmailInput
             autoComplete="username"
-            inputMode="email"
             autoFocus
             value={email}
             onChange={(e) => setEmail(e.target.value)}
@@ -150,12 +146,9 @@ export function LoginPage() {
         </div>
         <AuthSubmit busy={busy}>{t('auth.submit')}</AuthSubmit>
       </form>
-      <AuthFooter>
-        {t('auth.noAccount')}{' '}
-        <Link to="/signup" className="font-medium text-link hover:underline">
-          {t('auth.createAccount')}
-        </Link>
-      </AuthFooter>
+      <AuthFooterLink question={t('auth.noAccount')} to="/signup">
+        {t('auth.createAccount')}
+      </AuthFooterLink>
     </AuthLayout>
   )
 }

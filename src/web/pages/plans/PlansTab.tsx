@@ -4,6 +4,7 @@ import type { PlanDto } from '../../../shared/api'
 import { PLAN_FLAGS, planAllows } from '../../../shared/plans'
 import { ApiError } from '../../api/client'
 import { LiveListTab } from '../../components/LiveTableCard'
+import { actionsColumn } from '../../components/RowActions'
 import { Badge } from '../../components/ui/Badge'
 import type { Column } from '../../components/ui/Table'
 import { useCrudListScreen } from '../../components/useListScreen'
@@ -69,13 +70,7 @@ export function PlansTab() {
     { key: 'connections', header: t('plans.connections'), cell: (p) => limit(p.connections), align: 'right' },
     { key: 'queues', header: t('plans.queues'), cell: (p) => limit(p.queues), align: 'right' },
     { key: 'features', header: t('plans.features'), cell: (p) => <PlanFeatures plan={p} />, width: '36%' },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '96px',
-    },
+    actionsColumn(actions, '96px'),
   ]
   const mobileCard = (plan: PlanDto) => (
     <div className="space-y-2">

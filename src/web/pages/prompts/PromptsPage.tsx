@@ -5,6 +5,7 @@ import { planAllows } from '../../../shared/plans'
 import type { PromptDto } from '../../../shared/prompts'
 import { errorMessage } from '../../api/errors'
 import { LiveListPage } from '../../components/LiveTableCard'
+import { actionsColumn } from '../../components/RowActions'
 import { Badge } from '../../components/ui/Badge'
 import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
@@ -78,13 +79,7 @@ function PromptsScreen() {
       align: 'right',
       width: '140px',
     },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '96px',
-    },
+    actionsColumn(actions, '96px'),
   ]
 
   const mobileCard = (r: PromptDto) => (

@@ -7,6 +7,7 @@ import { planAllows } from '../../../shared/plans'
 import type { QueueIntegrationDto } from '../../../shared/queue-integrations'
 import { errorMessage } from '../../api/errors'
 import { LiveListPage } from '../../components/LiveTableCard'
+import { actionsColumn } from '../../components/RowActions'
 import { EmptyState } from '../../components/ui/EmptyState'
 import { Switch } from '../../components/ui/Switch'
 import type { Column } from '../../components/ui/Table'
@@ -89,13 +90,7 @@ function IntegrationsScreen() {
       header: t('queueIntegrations.name'),
       cell: (r) => <span className="truncate font-medium text-fg text-sm">{r.name}</span>,
     },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '96px',
-    },
+    actionsColumn(actions, '96px'),
   ]
 
   const mobileCard = (r: QueueIntegrationDto) => (

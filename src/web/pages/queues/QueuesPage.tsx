@@ -1,12 +1,13 @@
-import { Pencil, Plus, Trash2, Workflow } from 'lucide-react'
+import { Plus, Workflow } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { QueueDto, SettingItem } from '../../../shared/api'
 import { api } from '../../api/client'
 import { errorMessage, toastError } from '../../api/errors'
 import { Card, Page } from '../../components/layout/Page'
+import { actionsColumn, RowActions } from '../../components/RowActions'
 import { ColorChip } from '../../components/ui/Badge'
-import { Button, IconButton } from '../../components/ui/Button'
+import { Button } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { EmptyState } from '../../components/ui/EmptyState'
 import { type Column, DataTable } from '../../components/ui/Table'
@@ -43,21 +44,7 @@ export function QueuesPage() {
   }
 
   const actions = (q: QueueDto) => (
-    <div className="flex justify-end gap-0.5">
-      <IconButton
-        size="sm"
-        label={`${t('common.edit')}: ${q.name}`}
-        icon={<Pencil className="size-4" />}
-        onClick={() => setDialog({ id: q.id })}
-      />
-      <IconButton
-        size="sm"
-        variant="danger-ghost"
-        label={`${t('common.delete')}: ${q.name}`}
-        icon={<Trash2 className="size-4" />}
-        onClick={() => setDeleting(q)}
-      />
-    </div>
+    <RowActions name={q.name} onEdit={() => setDialog({ id: q.id })} onDelete={() => setDeleting(q)} />
   )
 
   const greeting = (q: QueueDto) =>
@@ -96,13 +83,7 @@ export function QueuesPage() {
       align: 'center',
     },
     { key: 'greeting', header: t('queues.greeting'), cell: greeting },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '96px',
-    },
+    actionsColumn(actions, '96px'),
   ]
 
   const mobileCard = (q: QueueDto) => (

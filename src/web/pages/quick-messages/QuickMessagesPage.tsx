@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import type { QuickMessageDto } from '../../../shared/api'
 import { errorMessage } from '../../api/errors'
 import { LiveListPage } from '../../components/LiveTableCard'
+import { actionsColumn } from '../../components/RowActions'
 import { Badge } from '../../components/ui/Badge'
 import type { Column } from '../../components/ui/Table'
 import { useCrudListScreen } from '../../components/useListScreen'
@@ -80,13 +81,7 @@ export function QuickMessagesPage() {
       cell: (record) => <Attachment record={record} />,
       width: '30%',
     },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '96px',
-    },
+    actionsColumn(actions, '96px'),
   ]
 
   const mobileCard = (record: QuickMessageDto) => (

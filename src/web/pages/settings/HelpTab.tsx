@@ -10,6 +10,7 @@ import {
 import { ApiError, api } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import { LiveListTab } from '../../components/LiveTableCard'
+import { actionsColumn } from '../../components/RowActions'
 import { Field, Input, Textarea } from '../../components/ui/Field'
 import { FormDialog } from '../../components/ui/FormDialog'
 import type { Column } from '../../components/ui/Table'
@@ -172,13 +173,7 @@ export function HelpTab() {
       cell: (h) => <span className="font-mono text-muted text-xs">{h.video}</span>,
       width: '140px',
     },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '96px',
-    },
+    actionsColumn(actions, '96px'),
   ]
   const mobileCard = (help: HelpDto) => (
     <div className="flex items-center gap-3">

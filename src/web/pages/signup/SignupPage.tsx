@@ -2,7 +2,7 @@ import { type } from 'arktype'
 import { Check, MessageCircle, RefreshCw } from 'lucide-react'
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useNavigate } from 'react-router-dom'
+import { useNavigate } from 'react-router-dom'
 import type { PlanDto } from '../../../shared/api'
 import { PHONE_MAX, signupBody, signupPhone } from '../../../shared/schemas/signup'
 import { ApiError, api } from '../../api/client'
@@ -14,9 +14,15 @@ import { schemaErrors } from '../../components/ui/schemaErrors'
 import { cn } from '../../lib/cn'
 import { toast } from '../../state/toast'
 import { AuthLayout } from '../login/AuthLayout'
-import { AuthError, AuthFooter, AuthSubmit, CodeInput } from '../login/AuthParts'
+import {
+  AuthError,
+  AuthFooterLink,
+  AuthSubmit,
+  CodeInput,
+  EmailInput,
+  NewPasswordInput,
+} from '../login/AuthParts'
 import { formatBrl } from '../plans/money'
-import { PasswordInput } from './PasswordInput'
 
 type SignupField = 'name' | 'companyName' | 'email' | 'password' | 'phone' | 'planId' | 'code'
 type Values = Record<Exclude<SignupField, 'planId'>, string> & { planId: number | null }
@@ -284,22 +290,14 @@ export function SignupPage() {
           />
         </Field>
         <Field label={t('signup.email')} error={errors.email}>
-          <Input
-            type="email"
-            name="email"
+          <EmailInput
             autoComplete="email"
-            inputMode="email"
             value={values.email}
             onChange={(e) => set('email', e.target.value)}
           />
         </Field>
         <Field label={t('signup.password')} error={errors.password} hint={t('signup.passwordHint')}>
-          <PasswordInput
-            name="password"
-            autoComplete="new-password"
-            value={values.password}
-            onChange={(e) => set('password', e.target.value)}
-          />
+          <NewPasswordInput name="password" value={values.password} onChange={(v) => set('password', v)} />
         </Field>
         <Field label={t('signup.phone')} error={errors.phone} hint={t('signup.phoneHint')}>
           <Input
@@ -345,12 +343,9 @@ export function SignupPage() {
         </div>
         <AuthSubmit busy={busy}>{t('signup.submit')}</AuthSubmit>
       </form>
-      <AuthFooter>
-        {t('signup.haveAccount')}{' '}
-        <Link to="/login" className="font-medium text-link hover:underline">
-          {t('signup.toLogin')}
-        </Link>
-      </AuthFooter>
+      <AuthFooterLink question={t('signup.haveAccount')} to="/login">
+        {t('signup.toLogin')}
+      </AuthFooterLink>
     </AuthLayout>
   )
 }

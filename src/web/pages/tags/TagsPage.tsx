@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { TagDto } from '../../../shared/api'
 import { LiveTableCard } from '../../components/LiveTableCard'
 import { Page } from '../../components/layout/Page'
+import { actionsColumn } from '../../components/RowActions'
 import { Badge } from '../../components/ui/Badge'
 import { Button } from '../../components/ui/Button'
 import { EmptyState } from '../../components/ui/EmptyState'
@@ -51,14 +52,7 @@ export function TagsPage() {
     { key: 'tickets', header: t('tags.tickets'), cell: ticketsCell, width: '110px', align: 'right' },
   ]
   // Renaming and deleting are the admins'.
-  if (admin)
-    columns.push({
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: rowActions,
-      align: 'right',
-      width: '96px',
-    })
+  if (admin) columns.push(actionsColumn(rowActions, '96px'))
 
   const mobileCard = (tag: TagDto) => (
     <div className="flex items-center gap-3">

@@ -7,6 +7,7 @@ import { api } from '../../api/client'
 import { toastError } from '../../api/errors'
 import { LiveTableCard } from '../../components/LiveTableCard'
 import { Page } from '../../components/layout/Page'
+import { actionsColumn } from '../../components/RowActions'
 import { Avatar } from '../../components/ui/Avatar'
 import { Badge } from '../../components/ui/Badge'
 import { Button, IconButton } from '../../components/ui/Button'
@@ -96,13 +97,7 @@ export function UsersPage() {
       cell: (u) => <span className="tnum">{u.endWork}</span>,
       width: '90px',
     },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('common.actions')}</span>,
-      cell: actions,
-      align: 'right',
-      width: '96px',
-    },
+    actionsColumn(actions, '96px'),
   ]
 
   const mobileCard = (u: UserDto) => (

@@ -1,74 +1,35 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import {
-  FileText,
-  Film,
-  Lock,
-  Mic,
-  Paperclip,
-  Pencil,
-  PenLine,
-  Reply,
-  SendHorizontal,
-  Trash2,
-  X,
-} from 'lucide-react'
-import {
-  type ClipboardEvent,
-  type DragEvent,
-  type KeyboardEvent,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react'
+import { Lock, Mic, Paperclip, Pencil, PenLine, Reply } from 'lucide-react'
+import { type ClipboardEvent, type DragEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { MessageDto, TicketDto } from '../../../../shared/api'
-import { toastError } from '../../../api/errors'
 import { Spinner } from '../../../components/ui/Spinner'
 import { cn } from '../../../lib/cn'
 import { useIsPhone } from '../../../lib/useMediaQuery'
-import { useLiveList } from '../../../state/liveList'
-import { editMessage, sendMediaMessage, sendTextMessage } from '../../../state/messages'
 import { currentUser } from '../../../state/session'
 import { settingValue } from '../../../state/settings'
 import { toast } from '../../../state/toast'
-import { usableQuickMessagesList } from '../../quick-messages/quickMessagesList'
+import { AttachmentPreview } from './AttachmentPreview'
 import { EmojiPicker } from './EmojiPicker'
-import { clock, fileSize } from './format'
+import { iconBase, iconBtn } from './inputButtons'
+import { ModeBanner } from './ModeBanner'
+import { QuickAnswerList, quickAnswerId, quickAnswersId } from './QuickAnswerList'
 import { QuotedBar } from './QuotedBar'
+import { RecordingBar } from './RecordingBar'
 import {
   INPUT_MAX_ROWS,
   inputRows,
-  keepRecording,
   keyAction,
-  moveSuggestion,
   normalizeBody,
   type QuickAnswer,
-  quickAnswerSuggestions,
   readSignOption,
-  signBody,
   writeSignOption,
 } from './rules'
-import { type Recording, recordingFileName, useRecorder } from './useRecorder'
-
-/**
- * Quick answers for '/' suggestions: the active quick messages this user may use (GET /quick-messages/list),
- * live. Loaded only once `enabled` (the user typed '/'), so a conversation opened without them fetches nothing.
- */
-export function useQuickAnswers(enabled = true): QuickAnswer[] {
-  const list = useLiveList(usableQuickMessagesList, undefined, { enabled })
-  return list.items
-}
-
-/** A quick message's media as a file to send: fetched through its signed link. */
-export async function quickAnswerFile(answer: QuickAnswer): Promise<File | null> {
-  if (!answer.mediaUrl) return null
-  const res = await fetch(answer.mediaUrl)
-  if (!res.ok) throw new Error(`media ${res.status}`)
-  const blob = await res.blob()
-  const type = answer.mediaMime || blob.type || 'application/octet-stream'
-  return new File([blob], answer.mediaName || 'arquivo', { type })
-}
+import { SendButton } from './SendButton'
+import { useAttachments } from './useAttachments'
+import { quickAnswerFile, useQuickAnswerSuggestions } from './useQuickAnswers'
+import { useRecorder } from './useRecorder'
+import { useSendMessage } from './useSendMessage'
 
 export type MessageInputProps = {
   ticket: TicketDto
@@ -82,133 +43,6 @@ export type MessageInputProps = {
   onSent: (messages: MessageDto[]) => void
   /** Focus requests (a reply or an edit chosen in the list). */
   focusKey?: unknown
-}
-
-type Attachment = { id: number; file: File; url: string | null }
-
-let nextAttachmentId = 1
-
-function toAttachment(file: File): Attachment {
-  const previewable = file.type.startsWith('image/') && typeof URL.createObjectURL === 'function'
-  return { id: nextAttachmentId++, file, url: previewable ? URL.createObjectURL(file) : null }
-}
-
-function AttachmentPreview({
-  items,
-  onRemove,
-  onClear,
-}: {
-  items: Attachment[]
-  onRemove: (index: number) => void
-  onClear: () => void
-}) {
-  const { t, i18n } = useTranslation()
-  return (
-    <div className="border-border border-t bg-surface px-3 py-2.5" data-testid="attachments">
-      <div className="mb-2 flex items-center justify-between">
-        <span className="font-medium text-[13px] text-muted">
-          {t('conversation.input.attachments', { count: items.length })}
-        </span>
-        <button
-          type="button"
-          onClick={onClear}
-          className="rounded-md px-2 py-1 text-[13px] text-muted hover:bg-surface-2 hover:text-fg max-sm:min-h-11"
-        >
-          {t('common.cancel')}
-        </button>
-      </div>
-      <ul className="flex gap-2 overflow-x-auto pb-1">
-        {items.map((a, i) => (
-          <li
-            key={a.id}
-            className="relative flex w-28 shrink-0 flex-col overflow-hidden rounded-lg border border-border bg-surface-2"
-          >
-            {a.url ? (
-              <img src={a.url} alt={a.file.name} className="h-20 w-full object-cover" />
-            ) : (
-              <span className="flex h-20 items-center justify-center text-muted">
-                {a.file.type.startsWith('video/') ? (
-                  <Film className="size-7" aria-hidden />
-                ) : a.file.type.startsWith('audio/') ? (
-                  <Mic className="size-7" aria-hidden />
-                ) : (
-                  <FileText className="size-7" aria-hidden />
-                )}
-              </span>
-            )}
-            <span className="truncate px-1.5 pt-1 text-[12px] text-fg" title={a.file.name}>
-              {a.file.name}
-            </span>
-            <span className="px-1.5 pb-1 text-[11px] text-muted tnum">
-              {fileSize(a.file.size, i18n.language)}
-            </span>
-            <button
-              type="button"
-              onClick={() => onRemove(i)}
-              aria-label={t('conversation.input.removeAttachment', { name: a.file.name })}
-              title={t('conversation.input.removeAttachment', { name: a.file.name })}
-              className="absolute top-1 right-1 flex size-6 items-center justify-center rounded-full bg-black/55 text-white hover:bg-black/70"
-            >
-              <X className="size-3.5" aria-hidden />
-            </button>
-          </li>
-        ))}
-      </ul>
-    </div>
-  )
-}
-
-function ModeBanner({
-  icon,
-  title,
-  onClose,
-  closeLabel,
-  note = false,
-  testId = 'input-mode',
-  children,
-}: {
-  icon: React.ReactNode
-  title: string
-  onClose: () => void
-  closeLabel?: string
-  /** The private-note mode: amber, as the notes it writes. */
-  note?: boolean
-  testId?: string
-  children?: React.ReactNode
-}) {
-  const { t } = useTranslation()
-  const label = closeLabel ?? t('common.cancel')
-  return (
-    <div
-      className={cn(
-        'flex items-start gap-2 border-t px-3 py-2',
-        note
-          ? 'border-[var(--note-border)] bg-[var(--note)] text-[var(--note-fg)]'
-          : 'border-border bg-surface',
-      )}
-      data-testid={testId}
-    >
-      <span className={cn('mt-1 [&>svg]:size-4', note ? 'text-[var(--note-fg)]' : 'text-muted')}>{icon}</span>
-      <div className="min-w-0 flex-1">
-        <div className={cn('font-medium text-[13px]', note ? 'font-semibold' : 'text-muted')}>{title}</div>
-        {children}
-      </div>
-      <button
-        type="button"
-        onClick={onClose}
-        aria-label={label}
-        title={label}
-        className={cn(
-          'flex size-8 shrink-0 items-center justify-center rounded-full max-sm:size-11',
-          note
-            ? 'text-[var(--note-fg)] hover:bg-black/5 dark:hover:bg-white/10'
-            : 'text-muted hover:bg-surface-2 hover:text-fg',
-        )}
-      >
-        <X className="size-4" aria-hidden />
-      </button>
-    </div>
-  )
 }
 
 /**
@@ -235,25 +69,12 @@ export function MessageInput({
   // so a reply meant for the customer is never kept as a note by a mode left on.
   const [isPrivate, setPrivate] = useState(false)
   const [sign, setSign] = useState(readSignOption)
-  const [attachments, setAttachments] = useState<Attachment[]>([])
-  const [sending, setSending] = useState(false)
   const [dragging, setDragging] = useState(false)
   const area = useRef<HTMLTextAreaElement>(null)
   const fileInput = useRef<HTMLInputElement>(null)
   const signAllowed = settingValue('sendSignMessage') !== 'disabled'
-  // Quick answers load once the user first types '/', and are offered while the text is '/' and a shortcode.
-  const [wantQuick, setWantQuick] = useState(false)
-  if (!wantQuick && text.startsWith('/')) setWantQuick(true)
-  const quickAnswers = useQuickAnswers(wantQuick && open && !editing)
-  const [dismissedAt, setDismissedAt] = useState<string | null>(null)
-  const [activeSuggestion, setActiveSuggestion] = useState(0)
-  const suggestions = useMemo(
-    () => (dismissedAt === text ? [] : quickAnswerSuggestions(quickAnswers, text)),
-    [quickAnswers, text, dismissedAt],
-  )
-  const suggestionCount = suggestions.length
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new text or list starts at the first suggestion
-  useEffect(() => setActiveSuggestion(0), [text, suggestionCount])
+  const quick = useQuickAnswerSuggestions(text, open && !editing)
+  const suggestionCount = quick.suggestions.length
 
   // Edit mode starts from the message's text; leaving it empties the input.
   const editingId = editing?.id ?? null
@@ -278,36 +99,12 @@ export function MessageInput({
   // biome-ignore lint/correctness/useExhaustiveDependencies: another ticket starts in reply mode
   useEffect(() => setPrivate(false), [ticket.id])
 
-  // Attachments' previews are released with them.
-  const previews = useRef(attachments)
-  previews.current = attachments
-  useEffect(
-    () => () => {
-      for (const a of previews.current) if (a.url) URL.revokeObjectURL(a.url)
-    },
-    [],
-  )
-
-  const addFiles = (files: File[]) => {
-    if (!open || editing || files.length === 0) return
-    setAttachments((prev) => [...prev, ...files.map(toAttachment)])
-  }
-  const removeAttachment = (index: number) =>
-    setAttachments((prev) => {
-      const gone = prev[index]
-      if (gone?.url) URL.revokeObjectURL(gone.url)
-      return prev.filter((_, i) => i !== index)
-    })
-  const clearAttachments = () =>
-    setAttachments((prev) => {
-      for (const a of prev) if (a.url) URL.revokeObjectURL(a.url)
-      return []
-    })
+  const { attachments, addFiles, removeAttachment, clearAttachments } = useAttachments(open && !editing)
 
   /** A suggestion chosen: its message fills the input; its media (if any) joins the attachments. */
   const chooseQuickAnswer = (answer: QuickAnswer) => {
     setText(answer.message)
-    setDismissedAt(answer.message)
+    quick.dismiss(answer.message)
     area.current?.focus()
     if (!answer.mediaUrl) return
     quickAnswerFile(answer)
@@ -317,97 +114,25 @@ export function MessageInput({
       .catch(() => toast.error(t('quickMessages.mediaLoadFailed')))
   }
 
-  const signed = (body: string) =>
-    sign && signAllowed && !isPrivate && me?.name ? signBody(body, me.name) : body
-
-  const send = async () => {
-    if (!open || sending) return
-    const body = normalizeBody(text)
-    if (editing) {
-      if (!body || body === editing.body.trim()) {
-        if (!body) return
-        onCancelEdit()
-        return
-      }
-      setSending(true)
-      try {
-        const saved = await editMessage(editing.id, body)
-        if (saved) onSent([saved])
-        onCancelEdit()
-        setText('')
-      } catch (err) {
-        toastError(err)
-      } finally {
-        setSending(false)
-      }
-      return
-    }
-    if (attachments.length > 0) {
-      const files = attachments.map((a) => a.file)
-      setSending(true)
-      try {
-        const sent = await sendMediaMessage(ticket.id, {
-          files,
-          body: body ? signed(body) : '',
-          quotedMsgId: replyTo?.id ?? null,
-          isPrivate,
-        })
-        onSent(sent)
-        clearAttachments()
-        setText('')
-        setPrivate(false)
-        onCancelReply()
-      } catch (err) {
-        toastError(err)
-      } finally {
-        setSending(false)
-      }
-      return
-    }
-    if (!body) return
-    // The text leaves the input at once (as in WhatsApp); it comes back if the server refuses it.
-    setText('')
-    const quoted = replyTo
-    onCancelReply()
-    setSending(true)
-    try {
-      const sent = await sendTextMessage(ticket.id, {
-        body: signed(body),
-        quotedMsgId: quoted?.id,
-        isPrivate,
-      })
-      if (sent) onSent([sent])
-      setPrivate(false)
-    } catch (err) {
-      setText((now) => (now === '' ? text : now))
-      toastError(err)
-    } finally {
-      setSending(false)
-      area.current?.focus()
-    }
-  }
+  const { sending, send, sendRecording } = useSendMessage({
+    ticket,
+    text,
+    setText,
+    attachments,
+    clearAttachments,
+    isPrivate,
+    setPrivate,
+    signAs: sign && signAllowed && me?.name ? me.name : null,
+    replyTo,
+    onCancelReply,
+    editing,
+    onCancelEdit,
+    onSent,
+    focusInput: () => area.current?.focus(),
+  })
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (suggestionCount > 0) {
-      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-        e.preventDefault()
-        setActiveSuggestion((i) => moveSuggestion(i, e.key === 'ArrowDown' ? 1 : -1, suggestionCount))
-        return
-      }
-      if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
-        const chosen = suggestions[Math.min(activeSuggestion, suggestionCount - 1)]
-        if (chosen) {
-          e.preventDefault()
-          chooseQuickAnswer(chosen.answer)
-          return
-        }
-      }
-      if (e.key === 'Escape') {
-        e.preventDefault()
-        setDismissedAt(text)
-        return
-      }
-    }
+    if (quick.onKeyDown(e, chooseQuickAnswer)) return
     if (e.key === 'Escape') {
       if (editing) onCancelEdit()
       else if (replyTo) onCancelReply()
@@ -448,28 +173,8 @@ export function MessageInput({
     })
   }
 
-  const onRecorded = async (rec: Recording) => {
-    // Recordings under 10000 bytes are a slip: dropped without a word (spec).
-    if (!keepRecording(rec.blob.size)) return
-    const file = new File([rec.blob], recordingFileName(rec.mime), { type: rec.mime })
-    setSending(true)
-    try {
-      const sent = await sendMediaMessage(ticket.id, {
-        files: [file],
-        quotedMsgId: replyTo?.id ?? null,
-        isPrivate,
-      })
-      onSent(sent)
-      setPrivate(false)
-      onCancelReply()
-    } catch (err) {
-      toastError(err)
-    } finally {
-      setSending(false)
-    }
-  }
   const recorder = useRecorder({
-    onRecorded: (rec) => void onRecorded(rec),
+    onRecorded: (rec) => void sendRecording(rec),
     onError: () => toast.error(t('conversation.input.micError')),
   })
   const recording = recorder.state !== 'idle'
@@ -495,10 +200,6 @@ export function MessageInput({
 
   const canSendNow = open && !sending && (normalizeBody(text) != null || attachments.length > 0)
   const noteSend = isPrivate && !editing
-  const sendLabel = noteSend ? t('conversation.input.sendNote') : t('conversation.input.send')
-  const iconBase =
-    'flex size-10 shrink-0 items-center justify-center rounded-full disabled:opacity-50 max-sm:size-11'
-  const iconBtn = cn(iconBase, 'text-muted hover:bg-surface-3 hover:text-fg disabled:hover:bg-transparent')
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: dropping files is a shortcut; the attach button does the same
@@ -512,38 +213,14 @@ export function MessageInput({
       onDragLeave={() => setDragging(false)}
       onDrop={onDrop}
     >
-      {suggestions.length > 0 && (
-        <div
-          id={`quick-answers-${ticket.id}`}
-          role="listbox"
-          className="absolute right-3 bottom-full left-3 z-10 mb-1 max-h-60 overflow-y-auto rounded-lg border border-border bg-surface p-1 shadow-pop"
-          aria-label={t('conversation.input.quickAnswers')}
-        >
-          {suggestions.map((s, i) => (
-            <div
-              key={s.answer.id}
-              id={`quick-answer-${ticket.id}-${s.answer.id}`}
-              role="option"
-              aria-selected={i === activeSuggestion}
-              tabIndex={-1}
-              // mousedown, not click: the input keeps its focus.
-              onMouseDown={(e) => {
-                e.preventDefault()
-                chooseQuickAnswer(s.answer)
-              }}
-              onMouseEnter={() => setActiveSuggestion(i)}
-              className={cn(
-                'flex cursor-pointer items-center gap-2 rounded-md px-2.5 py-2 text-left text-sm max-sm:min-h-11',
-                i === activeSuggestion ? 'bg-surface-2 text-fg' : 'text-fg hover:bg-surface-2',
-              )}
-            >
-              <span className="min-w-0 flex-1 truncate">{s.label}</span>
-              {s.answer.mediaName && (
-                <Paperclip className="size-3.5 shrink-0 text-muted" aria-label={s.answer.mediaName} />
-              )}
-            </div>
-          ))}
-        </div>
+      {suggestionCount > 0 && (
+        <QuickAnswerList
+          ticketId={ticket.id}
+          suggestions={quick.suggestions}
+          active={quick.active}
+          onChoose={chooseQuickAnswer}
+          onHover={quick.setActive}
+        />
       )}
       {editing && (
         <ModeBanner icon={<Pencil />} title={t('conversation.input.editing')} onClose={onCancelEdit}>
@@ -589,34 +266,7 @@ export function MessageInput({
         )}
       >
         {recording ? (
-          <>
-            <button
-              type="button"
-              onClick={recorder.cancel}
-              className={cn(iconBase, 'text-muted hover:bg-surface-3 hover:text-danger')}
-              aria-label={t('conversation.input.cancelRecording')}
-              title={t('conversation.input.cancelRecording')}
-            >
-              <Trash2 className="size-5" aria-hidden />
-            </button>
-            <div className="flex h-10 flex-1 items-center gap-2 px-2" role="status">
-              <span className="size-2.5 animate-pulse rounded-full bg-danger" aria-hidden />
-              <span className="font-medium text-fg tnum" data-testid="recording-time">
-                {clock(recorder.seconds)}
-              </span>
-              <span className="text-muted text-sm">{t('conversation.input.recording')}</span>
-            </div>
-            <button
-              type="button"
-              onClick={recorder.stop}
-              disabled={recorder.state !== 'recording'}
-              className="flex size-10 shrink-0 items-center justify-center rounded-full bg-primary text-on-primary hover:bg-primary-hover disabled:opacity-60 max-sm:size-11"
-              aria-label={t('conversation.input.sendRecording')}
-              title={t('conversation.input.sendRecording')}
-            >
-              <SendHorizontal className="size-5" aria-hidden />
-            </button>
-          </>
+          <RecordingBar recorder={recorder} />
         ) : (
           <>
             <EmojiPicker onPick={insertEmoji} disabled={!open} />
@@ -655,11 +305,9 @@ export function MessageInput({
               rows={inputRows(text)}
               placeholder={placeholder}
               aria-label={t('conversation.input.label')}
-              aria-controls={suggestionCount > 0 ? `quick-answers-${ticket.id}` : undefined}
+              aria-controls={suggestionCount > 0 ? quickAnswersId(ticket.id) : undefined}
               aria-activedescendant={
-                suggestionCount > 0
-                  ? `quick-answer-${ticket.id}-${suggestions[Math.min(activeSuggestion, suggestionCount - 1)]?.answer.id}`
-                  : undefined
+                quick.current ? quickAnswerId(ticket.id, quick.current.answer.id) : undefined
               }
               className={cn(
                 'min-h-10 flex-1 resize-none overflow-y-auto rounded-[20px] border bg-surface px-3 py-2.5 sm:px-4 text-[15px] text-fg leading-[1.4] placeholder:text-subtle',
@@ -701,29 +349,12 @@ export function MessageInput({
               </button>
             )}
             {canSendNow || editing || attachments.length > 0 ? (
-              <button
-                type="button"
-                onClick={() => void send()}
+              <SendButton
+                note={noteSend}
+                sending={sending}
                 disabled={!canSendNow}
-                className={cn(
-                  'relative flex size-10 shrink-0 items-center justify-center rounded-full disabled:opacity-50 max-sm:size-11',
-                  noteSend
-                    ? 'bg-[var(--note-fg)] text-[var(--note)] hover:brightness-110'
-                    : 'bg-primary text-on-primary hover:bg-primary-hover',
-                )}
-                aria-label={sendLabel}
-                title={sendLabel}
-              >
-                {sending ? <Spinner /> : <SendHorizontal className="size-5" aria-hidden />}
-                {noteSend && !sending && (
-                  <span
-                    aria-hidden
-                    className="-top-0.5 -right-0.5 absolute flex size-4 items-center justify-center rounded-full bg-[var(--note)] text-[var(--note-fg)] ring-1 ring-[var(--note-border)]"
-                  >
-                    <Lock className="size-2.5" />
-                  </span>
-                )}
-              </button>
+                onSend={() => void send()}
+              />
             ) : (
               <button
                 type="button"

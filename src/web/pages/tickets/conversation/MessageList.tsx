@@ -3,17 +3,15 @@ import { Fragment, useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { MessageDto } from '../../../../shared/api'
 import { errorMessage } from '../../../api/errors'
+import { HistoryError, HistoryPane } from '../../../components/history/HistoryPane'
 import {
   DaySeparator,
   HISTORY_SKELETON_ROWS,
   HistoryEmpty,
   HistorySkeleton,
   HistoryStart,
-  JumpToLatest,
-  LoadingOlder,
 } from '../../../components/history/HistoryParts'
 import { useHistoryScroll } from '../../../components/history/useHistoryScroll'
-import { Button } from '../../../components/ui/Button'
 import type { ConversationView } from '../../../state/messages'
 import { dayKey } from './format'
 import { type MessageActions, MessageBubble } from './MessageBubble'
@@ -61,7 +59,7 @@ export function MessageList({
 }: MessageListProps) {
   const { t } = useTranslation()
   const { messages, loading, loadingOlder, hasMore, error, loadOlder, store } = conv
-  const { scroller, content, onScroll, toBottom, unseen, away } = useHistoryScroll({
+  const scroll = useHistoryScroll({
     messages,
     hasMore,
     loading,
@@ -77,7 +75,7 @@ export function MessageList({
 
   const jumpTo = useCallback(
     async (id: number) => {
-      const find = () => scroller.current?.querySelector<HTMLElement>(`[data-message-id="${id}"]`)
+      const find = () => scroll.scroller.current?.querySelector<HTMLElement>(`[data-message-id="${id}"]`)
       let el = find()
       for (let i = 0; !el && store && i < MAX_JUMP_PAGES && store.state.peek().hasMore; i++) {
         await store.loadOlder()
@@ -89,7 +87,7 @@ export function MessageList({
       setHighlight(id)
       setTimeout(() => setHighlight((h) => (h === id ? null : h)), 1600)
     },
-    [store, scroller],
+    [store, scroll.scroller],
   )
 
   // Choosing 'Responder' flags the message for a moment, so the eye finds what is being answered; the input's
@@ -112,13 +110,11 @@ export function MessageList({
   if (loading && messages.length === 0) body = <HistorySkeleton rows={SKELETON_ROWS} />
   else if (error && messages.length === 0)
     body = (
-      <div className="flex flex-1 flex-col items-center justify-center gap-3 p-6 text-center" role="alert">
-        <AlertCircle className="size-6 text-danger" aria-hidden />
-        <p className="text-muted text-sm">{errorMessage(error)}</p>
-        <Button variant="secondary" size="sm" onClick={conv.reload}>
-          {t('common.retry')}
-        </Button>
-      </div>
+      <HistoryError
+        icon={<AlertCircle className="size-6 text-danger" aria-hidden />}
+        message={errorMessage(error)}
+        onRetry={conv.reload}
+      />
     )
   else if (messages.length === 0)
     body = (
@@ -158,24 +154,15 @@ export function MessageList({
   }
 
   return (
-    <div className="relative flex min-h-0 flex-1 flex-col">
-      <div
-        ref={scroller}
-        onScroll={onScroll}
-        className="flex min-h-0 flex-1 flex-col overflow-y-auto overscroll-contain [overflow-anchor:none]"
-        data-testid="message-list"
-        role="log"
-        aria-label={t('conversation.messages')}
-        aria-busy={loading || loadingOlder || undefined}
-      >
-        <div ref={content} className="mt-auto flex flex-col">
-          {body}
-        </div>
-      </div>
-      {loadingOlder && <LoadingOlder />}
-      {messages.length > 0 && (away || unseen > 0) && (
-        <JumpToLatest unseen={unseen} onClick={toBottom} badgeClassName="bg-[#25a35a] text-white" />
-      )}
-    </div>
+    <HistoryPane
+      scroll={scroll}
+      label={t('conversation.messages')}
+      testId="message-list"
+      busy={{ loading, loadingOlder }}
+      hasMessages={messages.length > 0}
+      jumpBadgeClassName="bg-[#25a35a] text-white"
+    >
+      {body}
+    </HistoryPane>
   )
 }
