@@ -21,7 +21,7 @@ import {
   type FakeSocketOptions,
   fakeSocketFactory,
   settle,
-} from './fake-socket'
+} from './testing/fake-socket'
 import { createBaileysProvider } from './provider'
 import { type AuthHandle, BaileysChannelSession, type BaileysSessionOptions, backoffMs } from './session'
 
