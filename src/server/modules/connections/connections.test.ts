@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { initAuthCreds } from '@whiskeysockets/baileys'
 import { eq } from 'drizzle-orm'
-import { fakeSocketFactory, settle } from '../../channels/baileys/fake-socket'
+import { fakeSocketFactory, settle } from '../../channels/baileys/testing/fake-socket'
 import { createBaileysProvider } from '../../channels/baileys/provider'
 import type { ChannelProvider } from '../../channels/types'
 import { plans, whatsapps } from '../../db/schema'
