@@ -1,13 +1,11 @@
 import type { Command } from 'commander'
-import { loadConfig } from '../../server/config'
 import type { CompanyDto } from '../../shared/api'
 import { AppError } from '../../shared/errors'
 import { realDueDate } from '../../shared/plans'
-import { choosePassword, confirmOrStop, requireValues, runCommand } from '../operator-command'
-import { fail, printResult, type ResultView, wantsJson } from '../output'
-import { DATA_HELP, JSON_HELP } from './common'
+import { choosePassword, requireValues, runCommand } from '../operator-command'
+import { printResult, type ResultView, wantsJson } from '../output'
+import { type CommonOptions, dataDirOf, deleteCommand, operatorAction } from './common'
 
-type Common = { data?: string; json?: boolean }
 type Fields = {
   name?: string
   email?: string
@@ -17,10 +15,8 @@ type Fields = {
   dueDate?: string
   recurrence?: string
 }
-type CreateOptions = Common & Fields & { password?: string; userName?: string }
-type UpdateOptions = Common & Fields & { activate?: boolean; deactivate?: boolean }
-
-const dataDirOf = (options: Common) => loadConfig({ data: options.data }).dataDir
+type CreateOptions = CommonOptions & Fields & { password?: string; userName?: string }
+type UpdateOptions = CommonOptions & Fields & { activate?: boolean; deactivate?: boolean }
 
 function companyView(
   title: string,
@@ -74,143 +70,110 @@ function withFieldOptions(cmd: Command) {
 export function registerCompany(program: Command) {
   const company = program.command('company').description("the platform's companies (tenants)")
 
-  company
-    .command('list')
-    .description('every company with its plan, status and due date')
-    .option('-d, --data <dir>', DATA_HELP)
-    .option('--json', JSON_HELP)
-    .action(async (options: Common) => {
-      try {
-        const list = await runCommand<CompanyDto[]>(dataDirOf(options), 'company.list', {})
-        if (wantsJson(options)) return void process.stdout.write(`${JSON.stringify(list)}\n`)
-        const { renderTable } = await import('../ui/table')
-        await renderTable({
-          rows: list,
-          rowKey: (c) => c.id,
-          empty: 'No companies yet. Create one with `balcao company create`.',
-          footer: `${list.length} ${list.length === 1 ? 'company' : 'companies'}`,
-          columns: [
-            { title: 'ID', cell: (c) => String(c.id), dim: true, align: 'right' },
-            { title: 'NAME', cell: (c) => c.name },
-            { title: 'E-MAIL', cell: (c) => c.email ?? '-' },
-            { title: 'PLAN', cell: (c) => c.plan?.name ?? '-' },
-            {
-              title: 'STATUS',
-              cell: (c) => (c.status ? 'active' : 'inactive'),
-              color: (c) => (c.status ? 'green' : 'red'),
-            },
-            { title: 'DUE', cell: (c) => realDueDate(c.dueDate) ?? 'never' },
-            { title: 'USERS', cell: (c) => String(c.counts.users), align: 'right' },
-            { title: 'CONNECTIONS', cell: (c) => String(c.counts.connections), align: 'right' },
-          ],
-        })
-      } catch (err) {
-        fail(options, err)
-      }
-    })
-
-  withFieldOptions(
-    company.command('create').description('create a company with its first admin (its e-mail and password)'),
+  operatorAction(
+    company.command('list').description('every company with its plan, status and due date'),
+    async (options: CommonOptions) => {
+      const list = await runCommand<CompanyDto[]>(dataDirOf(options), 'company.list', {})
+      if (wantsJson(options)) return void process.stdout.write(`${JSON.stringify(list)}\n`)
+      const { renderTable } = await import('../ui/table')
+      await renderTable({
+        rows: list,
+        rowKey: (c) => c.id,
+        empty: 'No companies yet. Create one with `balcao company create`.',
+        footer: `${list.length} ${list.length === 1 ? 'company' : 'companies'}`,
+        columns: [
+          { title: 'ID', cell: (c) => String(c.id), dim: true, align: 'right' },
+          { title: 'NAME', cell: (c) => c.name },
+          { title: 'E-MAIL', cell: (c) => c.email ?? '-' },
+          { title: 'PLAN', cell: (c) => c.plan?.name ?? '-' },
+          {
+            title: 'STATUS',
+            cell: (c) => (c.status ? 'active' : 'inactive'),
+            color: (c) => (c.status ? 'green' : 'red'),
+          },
+          { title: 'DUE', cell: (c) => realDueDate(c.dueDate) ?? 'never' },
+          { title: 'USERS', cell: (c) => String(c.counts.users), align: 'right' },
+          { title: 'CONNECTIONS', cell: (c) => String(c.counts.connections), align: 'right' },
+        ],
+      })
+    },
   )
-    .option(
-      '--password <password>',
-      "the first admin's password (asked for, or generated and printed, when absent)",
+
+  operatorAction(
+    withFieldOptions(
+      company
+        .command('create')
+        .description('create a company with its first admin (its e-mail and password)'),
     )
-    .option('--user-name <name>', "the first admin's name (default: the company's name)")
-    .option('-d, --data <dir>', DATA_HELP)
-    .option('--json', JSON_HELP)
-    .action(async (options: CreateOptions) => {
-      try {
-        await requireValues(options, [
-          ['name', '--name'],
-          ['email', '--email'],
-          ['plan', '--plan'],
-        ])
-        const { password, generated } = await choosePassword(options.password)
-        const created = await runCommand<CompanyDto>(dataDirOf(options), 'company.create', {
-          ...fieldsOf(options),
-          userName: options.userName,
-          password,
-        })
-        await printResult(
-          options,
-          { ...created, ...(generated ? { password } : {}) },
-          companyView(
-            'Company created',
-            created,
-            generated ? [['password', password]] : [],
-            generated ? 'The admin signs in with the e-mail and this password (shown only now).' : undefined,
-          ),
-        )
-      } catch (err) {
-        fail(options, err)
-      }
-    })
-
-  withFieldOptions(
-    company
-      .command('update')
-      .description('change a company: only the options given change')
-      .argument('<company>', 'company id, name or e-mail'),
+      .option(
+        '--password <password>',
+        "the first admin's password (asked for, or generated and printed, when absent)",
+      )
+      .option('--user-name <name>', "the first admin's name (default: the company's name)"),
+    async (options: CreateOptions) => {
+      await requireValues(options, [
+        ['name', '--name'],
+        ['email', '--email'],
+        ['plan', '--plan'],
+      ])
+      const { password, generated } = await choosePassword(options.password)
+      const created = await runCommand<CompanyDto>(dataDirOf(options), 'company.create', {
+        ...fieldsOf(options),
+        userName: options.userName,
+        password,
+      })
+      await printResult(
+        options,
+        { ...created, ...(generated ? { password } : {}) },
+        companyView(
+          'Company created',
+          created,
+          generated ? [['password', password]] : [],
+          generated ? 'The admin signs in with the e-mail and this password (shown only now).' : undefined,
+        ),
+      )
+    },
   )
-    .option('--activate', 'let its users sign in again')
-    .option('--deactivate', 'stop its users from signing in (their sessions end)')
-    .option('-d, --data <dir>', DATA_HELP)
-    .option('--json', JSON_HELP)
-    .action(async (ref: string, options: UpdateOptions) => {
-      try {
-        const status = options.activate ? true : options.deactivate ? false : undefined
-        if (options.activate && options.deactivate)
-          throw new AppError('ERR_VALIDATION', 'Use --activate or --deactivate, not both')
-        const updated = await runCommand<CompanyDto>(dataDirOf(options), 'company.update', {
-          company: ref,
-          ...fieldsOf(options),
-          status,
-        })
-        await printResult(options, updated, companyView('Company updated', updated))
-      } catch (err) {
-        fail(options, err)
-      }
-    })
 
-  company
-    .command('extend')
-    .description("move a company's due date forward by its recurrence (+1 month for MENSAL, ...)")
-    .argument('<company>', 'company id, name or e-mail')
-    .option('-d, --data <dir>', DATA_HELP)
-    .option('--json', JSON_HELP)
-    .action(async (ref: string, options: Common) => {
-      try {
-        const extended = await runCommand<CompanyDto>(dataDirOf(options), 'company.extend', { company: ref })
-        await printResult(options, extended, companyView('Due date moved', extended))
-      } catch (err) {
-        fail(options, err)
-      }
-    })
+  operatorAction(
+    withFieldOptions(
+      company
+        .command('update')
+        .description('change a company: only the options given change')
+        .argument('<company>', 'company id, name or e-mail'),
+    )
+      .option('--activate', 'let its users sign in again')
+      .option('--deactivate', 'stop its users from signing in (their sessions end)'),
+    async (ref: string, options: UpdateOptions) => {
+      const status = options.activate ? true : options.deactivate ? false : undefined
+      if (options.activate && options.deactivate)
+        throw new AppError('ERR_VALIDATION', 'Use --activate or --deactivate, not both')
+      const updated = await runCommand<CompanyDto>(dataDirOf(options), 'company.update', {
+        company: ref,
+        ...fieldsOf(options),
+        status,
+      })
+      await printResult(options, updated, companyView('Company updated', updated))
+    },
+  )
 
-  company
-    .command('delete')
-    .description('delete a company with all its users, tickets, contacts and messages')
-    .argument('<company>', 'company id, name or e-mail')
-    .option('-y, --yes', 'delete without asking (required off a terminal)')
-    .option('-d, --data <dir>', DATA_HELP)
-    .option('--json', JSON_HELP)
-    .action(async (ref: string, options: Common & { yes?: boolean }) => {
-      try {
-        await confirmOrStop(options, `Delete company ${ref} and everything in it?`)
-        const deleted = await runCommand<{ id: number; name: string }>(dataDirOf(options), 'company.delete', {
-          company: ref,
-        })
-        await printResult(options, deleted, {
-          title: 'Company deleted',
-          tone: 'warning',
-          rows: [
-            ['id', String(deleted.id)],
-            ['name', deleted.name],
-          ],
-        })
-      } catch (err) {
-        fail(options, err)
-      }
-    })
+  operatorAction(
+    company
+      .command('extend')
+      .description("move a company's due date forward by its recurrence (+1 month for MENSAL, ...)")
+      .argument('<company>', 'company id, name or e-mail'),
+    async (ref: string, options: CommonOptions) => {
+      const extended = await runCommand<CompanyDto>(dataDirOf(options), 'company.extend', { company: ref })
+      await printResult(options, extended, companyView('Due date moved', extended))
+    },
+  )
+
+  deleteCommand(company, {
+    description: 'delete a company with all its users, tickets, contacts and messages',
+    argument: ['<company>', 'company id, name or e-mail'],
+    question: (ref) => `Delete company ${ref} and everything in it?`,
+    command: 'company.delete',
+    input: (ref) => ({ company: ref }),
+    title: 'Company deleted',
+  })
 }

@@ -1,18 +1,12 @@
 import type { Command } from 'commander'
-import { loadConfig } from '../../server/config'
 import { AppError } from '../../shared/errors'
 import { OperatorClient, type OperatorConnection } from '../operator-client'
 import { confirmOrStop, runCommand } from '../operator-command'
 import { fail, printResult, type ResultView, wantsJson } from '../output'
 import { exitCodeOfOutcome, followPairing, type PairState, pairLine } from '../pairing'
-import { DATA_HELP, JSON_HELP } from './common'
+import { type CommonOptions, dataDirOf, operatorAction } from './common'
 
-type CommonOptions = { data?: string; json?: boolean }
 type PairOptions = CommonOptions & { phone?: string; timeout: string }
-
-function dataDirOf(options: CommonOptions) {
-  return loadConfig({ data: options.data }).dataDir
-}
 
 export function parseConnectionId(value: string) {
   const id = Number(value)
@@ -43,17 +37,13 @@ function parseTimeout(value: string) {
 }
 
 async function listAction(options: CommonOptions) {
-  try {
-    const connections = await runCommand<OperatorConnection[]>(dataDirOf(options), 'connection.list', {})
-    if (wantsJson(options)) {
-      process.stdout.write(`${JSON.stringify(connections)}\n`)
-      return
-    }
-    const { renderConnectionList } = await import('../ui/connection-list')
-    await renderConnectionList(connections)
-  } catch (err) {
-    fail(options, err)
+  const connections = await runCommand<OperatorConnection[]>(dataDirOf(options), 'connection.list', {})
+  if (wantsJson(options)) {
+    process.stdout.write(`${JSON.stringify(connections)}\n`)
+    return
   }
+  const { renderConnectionList } = await import('../ui/connection-list')
+  await renderConnectionList(connections)
 }
 
 async function pairAction(idArg: string, options: PairOptions) {
@@ -125,27 +115,19 @@ function sessionView(title: string, c: OperatorConnection): ResultView {
 }
 
 async function restartAction(idArg: string, options: CommonOptions) {
-  try {
-    const id = parseConnectionId(idArg)
-    const restarted = await runCommand<OperatorConnection>(dataDirOf(options), 'connection.restart', { id })
-    await printResult(options, restarted, sessionView('Session restarted', restarted))
-  } catch (err) {
-    fail(options, err)
-  }
+  const id = parseConnectionId(idArg)
+  const restarted = await runCommand<OperatorConnection>(dataDirOf(options), 'connection.restart', { id })
+  await printResult(options, restarted, sessionView('Session restarted', restarted))
 }
 
 async function logoutAction(idArg: string, options: CommonOptions & { yes?: boolean }) {
-  try {
-    const id = parseConnectionId(idArg)
-    await confirmOrStop(options, `Unlink connection ${id} from its phone? Pairing again needs the phone`)
-    const out = await runCommand<OperatorConnection>(dataDirOf(options), 'connection.logout', { id })
-    await printResult(options, out, {
-      ...sessionView('Connection unlinked', out),
-      note: `Pair it again with \`balcao connection pair ${id}\`.`,
-    })
-  } catch (err) {
-    fail(options, err)
-  }
+  const id = parseConnectionId(idArg)
+  await confirmOrStop(options, `Unlink connection ${id} from its phone? Pairing again needs the phone`)
+  const out = await runCommand<OperatorConnection>(dataDirOf(options), 'connection.logout', { id })
+  await printResult(options, out, {
+    ...sessionView('Connection unlinked', out),
+    note: `Pair it again with \`balcao connection pair ${id}\`.`,
+  })
 }
 
 export function registerConnection(program: Command) {
@@ -154,27 +136,27 @@ export function registerConnection(program: Command) {
     .description(
       'the WhatsApp connections (pair, restart and logout need `balcao serve` on this data folder)',
     )
-  connection
-    .command('list')
-    .description("every company's connections with their status (live when the server runs)")
-    .option('-d, --data <dir>', DATA_HELP)
-    .option('--json', JSON_HELP)
-    .action(listAction)
-  connection
-    .command('restart')
-    .description("close and reopen a connection's WhatsApp session (needs the running server)")
-    .argument('<id>', 'the connection id (see `balcao connection list`)')
-    .option('-d, --data <dir>', DATA_HELP)
-    .option('--json', JSON_HELP)
-    .action(restartAction)
-  connection
-    .command('logout')
-    .description('unlink a connection from its phone and forget the session (needs the running server)')
-    .argument('<id>', 'the connection id (see `balcao connection list`)')
-    .option('-y, --yes', 'unlink without asking (required off a terminal)')
-    .option('-d, --data <dir>', DATA_HELP)
-    .option('--json', JSON_HELP)
-    .action(logoutAction)
+  operatorAction(
+    connection
+      .command('list')
+      .description("every company's connections with their status (live when the server runs)"),
+    listAction,
+  )
+  operatorAction(
+    connection
+      .command('restart')
+      .description("close and reopen a connection's WhatsApp session (needs the running server)")
+      .argument('<id>', 'the connection id (see `balcao connection list`)'),
+    restartAction,
+  )
+  operatorAction(
+    connection
+      .command('logout')
+      .description('unlink a connection from its phone and forget the session (needs the running server)')
+      .argument('<id>', 'the connection id (see `balcao connection list`)')
+      .option('-y, --yes', 'unlink without asking (required off a terminal)'),
+    logoutAction,
+  )
   connection
     .command('pair')
     .description('link a connection to a phone: shows the QR (or a pairing code) and waits until it connects')

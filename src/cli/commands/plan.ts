@@ -1,14 +1,12 @@
 import type { Command } from 'commander'
-import { loadConfig } from '../../server/config'
 import type { PlanDto } from '../../shared/api'
 import { AppError } from '../../shared/errors'
 import { PLAN_FLAGS, type PlanFlag } from '../../shared/plans'
-import { confirmOrStop, numberOrText, requireValues, runCommand } from '../operator-command'
-import { fail, printResult, type ResultView, wantsJson } from '../output'
-import { DATA_HELP, JSON_HELP } from './common'
+import { numberOrText, requireValues, runCommand } from '../operator-command'
+import { printResult, type ResultView, wantsJson } from '../output'
+import { type CommonOptions, dataDirOf, deleteCommand, operatorAction } from './common'
 
-type Common = { data?: string; json?: boolean }
-type PlanOptions = Common & {
+type PlanOptions = CommonOptions & {
   name?: string
   value?: string
   users?: string
@@ -17,8 +15,6 @@ type PlanOptions = Common & {
   enable?: string
   disable?: string
 }
-
-const dataDirOf = (options: Common) => loadConfig({ data: options.data }).dataDir
 
 /** `useInternalChat` ↔ `internal-chat`: the names `--enable` and `--disable` take. */
 export const featureName = (flag: PlanFlag) =>
@@ -99,95 +95,66 @@ function withPlanOptions(cmd: Command) {
     .option('--queues <n>', 'most queues (0: no limit)')
     .option('--enable <features>', `features to turn on, comma-separated: ${[...FEATURES.keys()].join(', ')}`)
     .option('--disable <features>', 'features to turn off, comma-separated')
-    .option('-d, --data <dir>', DATA_HELP)
-    .option('--json', JSON_HELP)
 }
 
 /** `balcao plan list|create|update|delete`: the plans companies subscribe to. */
 export function registerPlan(program: Command) {
   const plan = program.command('plan').description('the plans companies subscribe to (limits and features)')
 
-  plan
-    .command('list')
-    .description('every plan with its price, limits and features')
-    .option('-d, --data <dir>', DATA_HELP)
-    .option('--json', JSON_HELP)
-    .action(async (options: Common) => {
-      try {
-        const list = await runCommand<PlanDto[]>(dataDirOf(options), 'plan.list', {})
-        if (wantsJson(options)) return void process.stdout.write(`${JSON.stringify(list)}\n`)
-        const { renderTable } = await import('../ui/table')
-        await renderTable({
-          rows: list,
-          rowKey: (p) => p.id,
-          empty: 'No plans yet. Create one with `balcao plan create --name NAME`.',
-          columns: [
-            { title: 'ID', cell: (p) => String(p.id), dim: true, align: 'right' },
-            { title: 'NAME', cell: (p) => p.name },
-            { title: 'VALUE', cell: (p) => p.value.toFixed(2), align: 'right' },
-            { title: 'USERS', cell: (p) => limit(p.users), align: 'right' },
-            { title: 'CONNECTIONS', cell: (p) => limit(p.connections), align: 'right' },
-            { title: 'QUEUES', cell: (p) => limit(p.queues), align: 'right' },
-            { title: 'FEATURES', cell: features, max: 60 },
-          ],
-        })
-      } catch (err) {
-        fail(options, err)
-      }
-    })
+  operatorAction(
+    plan.command('list').description('every plan with its price, limits and features'),
+    async (options: CommonOptions) => {
+      const list = await runCommand<PlanDto[]>(dataDirOf(options), 'plan.list', {})
+      if (wantsJson(options)) return void process.stdout.write(`${JSON.stringify(list)}\n`)
+      const { renderTable } = await import('../ui/table')
+      await renderTable({
+        rows: list,
+        rowKey: (p) => p.id,
+        empty: 'No plans yet. Create one with `balcao plan create --name NAME`.',
+        columns: [
+          { title: 'ID', cell: (p) => String(p.id), dim: true, align: 'right' },
+          { title: 'NAME', cell: (p) => p.name },
+          { title: 'VALUE', cell: (p) => p.value.toFixed(2), align: 'right' },
+          { title: 'USERS', cell: (p) => limit(p.users), align: 'right' },
+          { title: 'CONNECTIONS', cell: (p) => limit(p.connections), align: 'right' },
+          { title: 'QUEUES', cell: (p) => limit(p.queues), align: 'right' },
+          { title: 'FEATURES', cell: features, max: 60 },
+        ],
+      })
+    },
+  )
 
-  withPlanOptions(
-    plan.command('create').description('create a plan (features are on unless disabled)'),
-  ).action(async (options: PlanOptions) => {
-    try {
+  operatorAction(
+    withPlanOptions(plan.command('create').description('create a plan (features are on unless disabled)')),
+    async (options: PlanOptions) => {
       await requireValues(options, [['name', '--name']])
       const created = await runCommand<PlanDto>(dataDirOf(options), 'plan.create', inputOf(options))
       await printResult(options, created, planView('Plan created', created))
-    } catch (err) {
-      fail(options, err)
-    }
-  })
+    },
+  )
 
-  withPlanOptions(
-    plan
-      .command('update')
-      .description('change a plan: only the options given change')
-      .argument('<plan>', 'plan id or name'),
-  ).action(async (ref: string, options: PlanOptions) => {
-    try {
+  operatorAction(
+    withPlanOptions(
+      plan
+        .command('update')
+        .description('change a plan: only the options given change')
+        .argument('<plan>', 'plan id or name'),
+    ),
+    async (ref: string, options: PlanOptions) => {
       const updated = await runCommand<PlanDto>(dataDirOf(options), 'plan.update', {
         plan: ref,
         ...inputOf(options),
       })
       await printResult(options, updated, planView('Plan updated', updated))
-    } catch (err) {
-      fail(options, err)
-    }
-  })
+    },
+  )
 
-  plan
-    .command('delete')
-    .description('delete a plan no company uses (exit 5 while one does)')
-    .argument('<plan>', 'plan id or name')
-    .option('-y, --yes', 'delete without asking (required off a terminal)')
-    .option('-d, --data <dir>', DATA_HELP)
-    .option('--json', JSON_HELP)
-    .action(async (ref: string, options: Common & { yes?: boolean }) => {
-      try {
-        await confirmOrStop(options, `Delete plan ${ref}?`)
-        const deleted = await runCommand<{ id: number; name: string }>(dataDirOf(options), 'plan.delete', {
-          plan: ref,
-        })
-        await printResult(options, deleted, {
-          title: 'Plan deleted',
-          tone: 'warning',
-          rows: [
-            ['id', String(deleted.id)],
-            ['name', deleted.name],
-          ],
-        })
-      } catch (err) {
-        fail(options, err)
-      }
-    })
+  deleteCommand(plan, {
+    description: 'delete a plan no company uses (exit 5 while one does)',
+    argument: ['<plan>', 'plan id or name'],
+    question: (ref) => `Delete plan ${ref}?`,
+    command: 'plan.delete',
+    input: (ref) => ({ plan: ref }),
+    title: 'Plan deleted',
+  })
 }

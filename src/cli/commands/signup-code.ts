@@ -1,9 +1,8 @@
 import type { Command } from 'commander'
-import { loadConfig } from '../../server/config'
 import { AppError } from '../../shared/errors'
 import { runCommand } from '../operator-command'
-import { fail, printResult } from '../output'
-import { DATA_HELP, JSON_HELP } from './common'
+import { printResult } from '../output'
+import { dataDirOf, operatorAction } from './common'
 
 /**
  * `balcao signup-code create`: a sign-up validation code for a visitor, when the platform cannot send it by
@@ -11,39 +10,38 @@ import { DATA_HELP, JSON_HELP } from './common'
  */
 export function registerSignupCode(program: Command) {
   const signupCode = program.command('signup-code').description('sign-up validation codes for new companies')
-  signupCode
-    .command('create')
-    .description('issue a single-use sign-up code (valid for 15 minutes)')
-    .option('--phone <phone>', 'only this phone may sign up with it (e.g. 5511912345678 or (11) 91234-5678)')
-    .option('-d, --data <dir>', DATA_HELP)
-    .option('--json', JSON_HELP)
-    .action(async (options: { phone?: string; data?: string; json?: boolean }) => {
-      try {
-        const { normalizePhone } = await import('../../shared/schemas/signup')
-        // Checked here too, so a typo is a usage error before anything is opened; the command normalizes it.
-        if (options.phone !== undefined && !normalizePhone(options.phone)) {
-          throw new AppError(
-            'ERR_VALIDATION',
-            `Invalid phone number: ${options.phone} (e.g. 5511912345678 or (11) 91234-5678)`,
-          )
-        }
-        const issued = await runCommand<{ code: string; expiresAt: string; phone: string | null }>(
-          loadConfig({ data: options.data }).dataDir,
-          'signup-code.create',
-          { phone: options.phone ?? null },
+  operatorAction(
+    signupCode
+      .command('create')
+      .description('issue a single-use sign-up code (valid for 15 minutes)')
+      .option(
+        '--phone <phone>',
+        'only this phone may sign up with it (e.g. 5511912345678 or (11) 91234-5678)',
+      ),
+    async (options: { phone?: string; data?: string; json?: boolean }) => {
+      const { normalizePhone } = await import('../../shared/schemas/signup')
+      // Checked here too, so a typo is a usage error before anything is opened; the command normalizes it.
+      if (options.phone !== undefined && !normalizePhone(options.phone)) {
+        throw new AppError(
+          'ERR_VALIDATION',
+          `Invalid phone number: ${options.phone} (e.g. 5511912345678 or (11) 91234-5678)`,
         )
-        await printResult(options, issued, {
-          title: 'Sign-up code',
-          tone: 'success',
-          rows: [
-            ['code', issued.code],
-            ['expires', new Date(issued.expiresAt).toLocaleString()],
-            ...(issued.phone ? ([['phone', issued.phone]] as [string, string][]) : []),
-          ],
-          note: 'Single-use. Give it to the person signing up at /signup.',
-        })
-      } catch (err) {
-        fail(options, err)
       }
-    })
+      const issued = await runCommand<{ code: string; expiresAt: string; phone: string | null }>(
+        dataDirOf(options),
+        'signup-code.create',
+        { phone: options.phone ?? null },
+      )
+      await printResult(options, issued, {
+        title: 'Sign-up code',
+        tone: 'success',
+        rows: [
+          ['code', issued.code],
+          ['expires', new Date(issued.expiresAt).toLocaleString()],
+          ...(issued.phone ? ([['phone', issued.phone]] as [string, string][]) : []),
+        ],
+        note: 'Single-use. Give it to the person signing up at /signup.',
+      })
+    },
+  )
 }

@@ -16,9 +16,7 @@ describe('channel imports', () => {
       ...reachable('server/deps.ts', 'all').files,
       ...reachable('server/channels/providers.ts', 'all').files,
     ])
-    const testOnly = [...production].filter((f) =>
-      /\.fixtures\.ts$|\/testing\.ts$|fake-socket\.ts$|\/test\//.test(f),
-    )
+    const testOnly = [...production].filter((f) => /\.fixtures\.ts$|\/testing(\.ts$|\/)|\/test\//.test(f))
     expect(testOnly).toEqual([])
   })
 })

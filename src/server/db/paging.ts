@@ -1,4 +1,6 @@
+import type { Database } from 'bun:sqlite'
 import type { DB } from './client'
+import { stmt } from './statements'
 
 /**
  * Paging for list calls (`?pageNumber=`), the way every list should page:
@@ -36,6 +38,46 @@ export function pageOf<T>(rows: T[], at: PageWindow): Page<T> {
 export function pageCount<T>(page: Page<T>, count: () => number): number {
   if (!page.hasMore && (page.rows.length > 0 || page.offset === 0)) return page.offset + page.rows.length
   return count()
+}
+
+/** A searched list's SQL: `SELECT columns FROM from WHERE where order` for the page, the count over `from`/`where`. */
+export type ListQuery = {
+  columns: string
+  /** Tables (with their aliases and joins). */
+  from: string
+  /** The tenant and the filters, over `$` parameters (`$term IS NULL OR …` for an optional search). */
+  where: string
+  order: string
+  /** The count's tables when the page joins what the count does not need. Default `from`. */
+  countFrom?: string
+}
+
+type Bindings = Record<string, string | number | bigint | boolean | null>
+
+/**
+ * One page of a searched list (`?searchParam=&pageNumber=`), by the rules above: the window's rows and
+ * `hasMore` from `LIMIT size + 1`, and the count only while more pages exist. Both statements are prepared once.
+ */
+export function listPage<Row, P extends Bindings>(
+  sqlite: Database,
+  query: ListQuery,
+  params: P,
+  at: PageWindow,
+): Page<Row> & { count: number } {
+  const rows = stmt<Row, [P & { limit: number; offset: number }]>(
+    sqlite,
+    `SELECT ${query.columns} FROM ${query.from} WHERE ${query.where} ${query.order} LIMIT $limit OFFSET $offset`,
+  ).all({ ...params, limit: at.limit, offset: at.offset })
+  const page = pageOf(rows, at)
+  const count = pageCount(
+    page,
+    () =>
+      stmt<{ n: number }, [P]>(
+        sqlite,
+        `SELECT count(*) AS n FROM ${query.countFrom ?? query.from} WHERE ${query.where}`,
+      ).get(params)?.n ?? 0,
+  )
+  return { ...page, count }
 }
 
 /**

@@ -68,6 +68,21 @@ export function formFields(form: FormData): Record<string, string> {
 }
 
 /**
+ * The one file of an attachment upload (form field `file`): none or several is a 400 before any file is read,
+ * then the allow-list and limits of `readMedias`. `what` names it in the message ("file", "image (png, jpg or
+ * jpeg)").
+ */
+export async function readOneMedia(form: FormData, what = 'file'): Promise<UploadedMedia> {
+  const files = form.getAll('file').filter((v) => typeof v !== 'string')
+  if (files.length !== 1)
+    throw new AppError('ERR_VALIDATION', `Send exactly one ${what}`, undefined, [
+      { field: 'file', message: `must be exactly one ${what}` },
+    ])
+  const [media] = await readMedias(form, 'file')
+  return media!
+}
+
+/**
  * The `medias` files of a form, each checked against the allow-list by its first bytes (415 otherwise) and
  * against its kind's limit (413 with the limit). A browser's WebM/Opus recording is rewrapped as Ogg/Opus
  * so it reaches the customer as a voice note.

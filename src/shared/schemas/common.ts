@@ -44,6 +44,9 @@ export function emptyAsAbsent<T extends Type<number>>(schema: T) {
   return schema.or(type("''").pipe(() => undefined)).describe(`${schema.description}, or empty`)
 }
 
+/** An attachment upload's text fields beside its `file`: the spec's `typeArch`; anything else is ignored. */
+export const attachmentFields = type({ '+': 'delete', 'typeArch?': 'string <= 50' })
+
 /** List queries: `?searchParam=&pageNumber=`. */
 export const pageQuery = type({
   '+': 'delete',

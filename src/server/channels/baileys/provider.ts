@@ -7,14 +7,8 @@ import type { Clock } from '../../clock'
 import type { Logger } from '../../logger'
 import type { ChannelProvider } from '../types'
 import { type AuthStoreDeps, createSqliteAuthState } from './auth-store'
-import {
-  type AuthHandle,
-  BaileysChannelSession,
-  type BaileysSessionOptions,
-  Lru,
-  type MessageStore,
-  type SocketLike,
-} from './session'
+import { BaileysChannelSession, type BaileysSessionOptions } from './session'
+import { type AuthHandle, Lru, type MessageStore, type SocketLike } from './socket'
 
 export type BaileysProviderOptions = {
   log: Logger

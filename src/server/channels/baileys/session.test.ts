@@ -15,15 +15,15 @@ import { AppError } from '../../../shared/errors'
 import { ManualClock } from '../../clock'
 import { silentLogger } from '../../logger'
 import type { ChannelEvent, ChannelEventOf, InboundMessage } from '../types'
+import { createBaileysProvider } from './provider'
+import { type AuthHandle, BaileysChannelSession, type BaileysSessionOptions, backoffMs } from './session'
 import {
   downloadFromFake,
   type FakeSocket,
   type FakeSocketOptions,
   fakeSocketFactory,
   settle,
-} from './fake-socket'
-import { createBaileysProvider } from './provider'
-import { type AuthHandle, BaileysChannelSession, type BaileysSessionOptions, backoffMs } from './session'
+} from './testing/fake-socket'
 
 const CUSTOMER = '5511988887777@s.whatsapp.net'
 const CUSTOMER_LID = '123456789012345@lid'

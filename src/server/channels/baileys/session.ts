@@ -1,49 +1,30 @@
 /**
- * The real WhatsApp session: one Baileys socket at a time, a status machine with a reconnect policy by
- * disconnect reason, a watchdog for deaf sockets, and an ordered outbound queue. Baileys events go through
- * `normalizeBaileysEvents`; no Baileys type leaves this file through the ChannelSession interface.
+ * The real WhatsApp session's lifecycle: one Baileys socket at a time, a status machine with a reconnect policy
+ * by disconnect reason, a watchdog for deaf sockets, and pairing. What goes over a connected socket (inbound
+ * batches, the ordered outbound queue, media) is its messaging half, `messaging.ts`; no Baileys type leaves
+ * either through the ChannelSession interface.
  * Reconnect policy by close code: 515 (the restart that follows a scan) reconnects at once; 401 (logged out),
  * 403 (banned), 411 (multi-device mismatch) and 440 (replaced) stop; 408 "QR refs attempts ended" and too many
  * unscanned QR sockets end in TIMEOUT; anything else retries with exponential backoff and jitter, at most
  * `maxRetries` times in a row, then stops (DISCONNECTED) so that a person sees why and retries.
  */
 import {
-  type AnyMessageContent,
-  type AuthenticationCreds,
-  type AuthenticationState,
   type BaileysEventMap,
   type CacheStore,
-  type Contact,
   DEFAULT_CONNECTION_CONFIG,
-  downloadMediaMessage,
   isJidNewsletter,
   isJidStatusBroadcast,
-  isLidUser,
-  type LIDMapping,
-  type MiscMessageGenerationOptions,
   makeCacheableSignalKeyStore,
   makeWASocket,
-  type proto,
   type UserFacingSocketConfig,
   type WABrowserDescription,
   type WAMessage,
-  type WAMessageKey,
-  type WAPresence,
-  type WASocket,
   type WAVersion,
 } from '@whiskeysockets/baileys'
-import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger'
 import type { ConnectionStatus, ConnectionStatusReason } from '../../../shared/connection-status'
-import { AppError, type ErrorCode } from '../../../shared/errors'
+import { AppError } from '../../../shared/errors'
 import type { Clock, TimerHandle } from '../../clock'
 import type { Logger } from '../../logger'
-import {
-  decodeWAMessage,
-  encodeWAMessage,
-  type NormalizeContext,
-  normalizeBaileysEvents,
-  refToKey,
-} from '../normalize'
 import { reasonOfClose } from '../status-reasons'
 import type {
   ChannelEvent,
@@ -54,45 +35,18 @@ import type {
   OutboundContent,
   SendOptions,
 } from '../types'
-import { contactRef, digitsOnly, pnFromJid, sendJid } from './jid'
+import { contactRef, digitsOnly } from './jid'
+import { BaileysMessaging } from './messaging'
+import {
+  type AuthHandle,
+  baileysLogger,
+  Lru,
+  type MessageStore,
+  type SocketLike,
+  statusCodeOf,
+} from './socket'
 
-/** The part of Baileys' socket the session uses (production: makeWASocket; tests: FakeSocket). */
-export type SocketLike = {
-  ev: WASocket['ev']
-  readonly user: Contact | undefined
-  authState: { creds: AuthenticationCreds }
-  signalRepository: {
-    lidMapping: {
-      getPNForLID(lid: string): Promise<string | null>
-      getLIDForPN(pn: string): Promise<string | null>
-      storeLIDPNMappings(pairs: LIDMapping[]): Promise<void>
-    }
-  }
-  /** Raw frames (`'frame'`), for the watchdog; optional. */
-  ws?: { on(event: 'frame', listener: (...args: unknown[]) => void): unknown }
-  sendMessage: WASocket['sendMessage']
-  readMessages(keys: WAMessageKey[]): Promise<void>
-  sendPresenceUpdate(type: WAPresence, toJid?: string): Promise<void>
-  presenceSubscribe(toJid: string): Promise<void>
-  onWhatsApp(...phoneNumber: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>
-  profilePictureUrl(jid: string, type?: 'preview' | 'image', timeoutMs?: number): Promise<string | undefined>
-  requestPairingCode(phoneNumber: string, customPairingCode?: string): Promise<string>
-  updateMediaMessage(message: WAMessage): Promise<WAMessage>
-  /** Declines a call (absent on test sockets). */
-  rejectCall?(callId: string, callFrom: string): Promise<void>
-  logout(msg?: string): Promise<void>
-  end(error: Error | undefined): Promise<void>
-}
-
-/** The auth state of one connection (the SQLite store in production). */
-export type AuthHandle = {
-  state: AuthenticationState
-  saveCreds(): void | Promise<void>
-  clear(): void | Promise<void>
-}
-
-/** Raw messages (proto.WebMessageInfo bytes) by id: for getMessage (retries), quoting and forwarding. */
-export type MessageStore = { load(connectionId: number, msgId: string): Promise<Uint8Array | undefined> }
+export type { AuthHandle, MessageStore, SocketLike } from './socket'
 
 export type BaileysSessionOptions = {
   connectionId: number
@@ -149,71 +103,6 @@ export function backoffMs(attempt: number, code: number | undefined, random: () 
   return Math.round(d / 2 + (random() * d) / 2)
 }
 
-/** A small LRU (Map insertion order); also a Baileys CacheStore. */
-export class Lru<V> implements CacheStore {
-  private readonly map = new Map<string, V>()
-  constructor(private readonly max: number) {}
-  get<T>(key: string): T | undefined {
-    const v = this.map.get(key)
-    if (v === undefined) return undefined
-    this.map.delete(key)
-    this.map.set(key, v)
-    return v as unknown as T
-  }
-  has(key: string): boolean {
-    return this.map.has(key)
-  }
-  set<T>(key: string, value: T): void {
-    this.map.delete(key)
-    this.map.set(key, value as unknown as V)
-    if (this.map.size > this.max) {
-      const oldest = this.map.keys().next().value
-      if (oldest !== undefined) this.map.delete(oldest)
-    }
-  }
-  del(key: string): void {
-    this.map.delete(key)
-  }
-  flushAll(): void {
-    this.map.clear()
-  }
-  get size(): number {
-    return this.map.size
-  }
-}
-
-/** A pino-like logger over ours, at warn: Baileys' trace/debug/info are dropped, errors reduced to messages. */
-export function baileysLogger(log: Logger, bindings: Record<string, unknown> = {}): ILogger {
-  const fields = (obj: unknown): Record<string, unknown> => {
-    const out: Record<string, unknown> = { ...bindings }
-    if (obj instanceof Error) out.error = obj.message
-    else if (obj && typeof obj === 'object') {
-      for (const [k, v] of Object.entries(obj)) {
-        if (v instanceof Error) out[k] = v.message
-        else if (v === null || ['string', 'number', 'boolean'].includes(typeof v))
-          out[k] = typeof v === 'string' ? v.slice(0, 300) : v
-      }
-    }
-    return out
-  }
-  const text = (obj: unknown, msg?: string) => msg ?? (typeof obj === 'string' ? obj : 'baileys')
-  return {
-    level: 'warn',
-    child: (more) => baileysLogger(log, { ...bindings, ...more }),
-    trace: () => {},
-    debug: () => {},
-    info: () => {},
-    warn: (obj, msg) => log.warn(text(obj, msg), fields(obj)),
-    error: (obj, msg) => log.error(text(obj, msg), fields(obj)),
-  }
-}
-
-type Boomish = Error & { output?: { statusCode?: number } }
-
-function statusCodeOf(error: unknown): number | undefined {
-  return (error as Boomish | undefined)?.output?.statusCode
-}
-
 type StatusExtra = Omit<ChannelEventOf<'status'>, 't' | 'status'>
 
 /** Close reasons after which the session does not reconnect by itself. */
@@ -232,8 +121,6 @@ export class BaileysChannelSession implements ChannelSession {
   private readonly clock: Clock
   private readonly random: () => number
   private readonly socketFactory: (config: UserFacingSocketConfig) => SocketLike
-  private readonly recent: Lru<Uint8Array>
-  private readonly sentIds = new Lru<true>(2_000)
   private readonly retryCache: CacheStore
   private readonly watchdogMs: number
   private readonly maxQrSockets: number
@@ -257,7 +144,7 @@ export class BaileysChannelSession implements ChannelSession {
   private pairingRequested = false
   private pairingWaiters: { resolve(code: string): void; reject(err: Error): void }[] = []
   private inboundChain: Promise<void> = Promise.resolve()
-  private outboundChain: Promise<unknown> = Promise.resolve()
+  private readonly messaging: BaileysMessaging
 
   constructor(private readonly options: BaileysSessionOptions) {
     this.connectionId = options.connectionId
@@ -265,7 +152,11 @@ export class BaileysChannelSession implements ChannelSession {
     this.clock = options.clock
     this.random = options.random ?? Math.random
     this.socketFactory = options.socketFactory ?? ((config) => makeWASocket(config))
-    this.recent = new Lru(options.recentMessages ?? 2_000)
+    this.messaging = new BaileysMessaging(options, {
+      socket: () => this.sock,
+      requireSocket: () => this.requireSocket(),
+      emit: (event) => this.emit(event),
+    })
     this.retryCache = options.msgRetryCounterCache ?? new Lru(5_000)
     this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
     this.maxQrSockets = options.maxQrSockets ?? 3
@@ -387,7 +278,7 @@ export class BaileysChannelSession implements ChannelSession {
       markOnlineOnConnect: false,
       syncFullHistory: false,
       shouldIgnoreJid: (jid) => isJidStatusBroadcast(jid) || !!isJidNewsletter(jid),
-      getMessage: (key) => this.getMessage(key),
+      getMessage: (key) => this.messaging.getMessage(key),
       msgRetryCounterCache: this.retryCache,
     }
     if (this.options.browser) config.browser = this.options.browser
@@ -429,7 +320,7 @@ export class BaileysChannelSession implements ChannelSession {
     const update = events['connection.update']
     if (update && gen === this.generation) await this.handleConnection(sock, gen, update)
     if (!this.running) return
-    await this.handleMessages(sock, events)
+    await this.messaging.handleEvents(sock, events)
   }
 
   private async handleConnection(
@@ -637,339 +528,59 @@ export class BaileysChannelSession implements ChannelSession {
     }
   }
 
-  // --- inbound --------------------------------------------------------------------------------------------
-
-  private async handleMessages(sock: SocketLike, events: Partial<BaileysEventMap>): Promise<void> {
-    const upsert = events['messages.upsert']
-    let batch = events
-    if (upsert) {
-      // our own sends come back as `append` echoes: already known, not inbound
-      const messages = upsert.messages.filter(
-        (m) => !(m.key.fromMe && m.key.id && this.sentIds.has(m.key.id)),
-      )
-      batch = { ...events, 'messages.upsert': { ...upsert, messages } }
-    }
-    const relevant =
-      batch['messages.upsert']?.messages.length ||
-      batch['messages.update'] ||
-      batch['message-receipt.update'] ||
-      batch['messages.reaction'] ||
-      batch['contacts.upsert'] ||
-      batch['contacts.update'] ||
-      batch['lid-mapping.update'] ||
-      batch['messaging-history.set']?.lidPnMappings?.length ||
-      batch['messaging-history.set']?.messages?.length ||
-      batch['messaging-history.status'] ||
-      batch.call?.length
-    if (!relevant) return
-    const pns = await this.resolveLids(sock, batch)
-    const ctx: NormalizeContext = {
-      download: (msg) => this.download(msg, sock),
-      resolvePn: (lid) => pns.get(lid),
-      now: () => this.options.clock.now(),
-    }
-    const me = sock.user
-    if (me?.id) ctx.meJid = me.id
-    if (me?.lid) ctx.meLid = me.lid
-    for (const event of normalizeBaileysEvents(batch, ctx)) {
-      if (event.t === 'message' && event.raw && !event.undecryptable) this.recent.set(event.ref.id, event.raw)
-      await this.emit(event)
-    }
-  }
-
-  /** PNs of the LIDs in a batch that carry no alternative JID, from Baileys' LID mapping store. */
-  private async resolveLids(
-    sock: SocketLike,
-    events: Partial<BaileysEventMap>,
-  ): Promise<Map<string, string>> {
-    const lids = new Set<string>()
-    for (const m of events['messages.upsert']?.messages ?? []) {
-      const k = m.key
-      if (isLidUser(k.remoteJid ?? undefined) && !k.remoteJidAlt) lids.add(k.remoteJid as string)
-      if (isLidUser(k.participant ?? undefined) && !k.participantAlt) lids.add(k.participant as string)
-    }
-    const out = new Map<string, string>()
-    for (const lid of lids) {
-      try {
-        const pn = await sock.signalRepository.lidMapping.getPNForLID(lid)
-        if (pn) out.set(lid, pn)
-      } catch {
-        // unknown mapping: the LID stays the identity
-      }
-    }
-    return out
-  }
-
-  private async download(msg: WAMessage, origin: SocketLike): Promise<Uint8Array> {
-    const sock = this.sock ?? origin
-    try {
-      if (this.options.downloadMedia) return await this.options.downloadMedia(msg, sock)
-      const buffer = await downloadMediaMessage(
-        msg,
-        'buffer',
-        {},
-        { reuploadRequest: (m) => sock.updateMediaMessage(m), logger: baileysLogger(this.options.log) },
-      )
-      return new Uint8Array(buffer)
-    } catch (err) {
-      throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', (err as Error).message)
-    }
-  }
-
-  private async loadRaw(msgId: string): Promise<Uint8Array | undefined> {
-    const cached = this.recent.get<Uint8Array>(msgId)
-    if (cached) return cached
-    try {
-      return await this.options.messageStore?.load(this.connectionId, msgId)
-    } catch {
-      return undefined
-    }
-  }
-
-  /** Baileys' getMessage (retry receipts): the content we sent or saw, undefined on a miss. */
-  private async getMessage(key: WAMessageKey): Promise<proto.IMessage | undefined> {
-    if (!key.id) return undefined
-    const raw = await this.loadRaw(key.id)
-    if (!raw) return undefined
-    try {
-      return decodeWAMessage(raw).message ?? undefined
-    } catch {
-      return undefined
-    }
-  }
-
-  // --- outbound -------------------------------------------------------------------------------------------
-
-  /** Runs outbound work one at a time, in call order; refuses at once when not connected. */
-  private enqueue<T>(code: ErrorCode, work: (sock: SocketLike) => Promise<T>): Promise<T> {
-    try {
-      this.requireSocket()
-    } catch (err) {
-      return Promise.reject(err)
-    }
-    const run = this.outboundChain.then(async () => {
-      const sock = this.requireSocket()
-      try {
-        return await work(sock)
-      } catch (err) {
-        if (err instanceof AppError) throw err
-        throw new AppError(code, (err as Error).message)
-      }
-    })
-    this.outboundChain = run.catch(() => {})
-    return run
-  }
-
   private requireSocket(): SocketLike {
     if (this._status !== 'CONNECTED' || !this.sock)
       throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The connection is not connected')
     return this.sock
   }
 
-  private async sendRaw(
-    sock: SocketLike,
-    jid: string,
-    content: AnyMessageContent,
-    options?: MiscMessageGenerationOptions,
-  ): Promise<WAMessage> {
-    const msg = await sock.sendMessage(jid, content, options)
-    if (!msg?.key.id) throw new AppError('ERR_SENDING_WAPP_MSG', 'no message returned')
-    this.sentIds.set(msg.key.id, true)
-    this.recent.set(msg.key.id, encodeWAMessage(msg))
-    return msg
-  }
-
-  private async quotedMessage(ref: MsgRef): Promise<WAMessage> {
-    const raw = await this.loadRaw(ref.id)
-    if (raw) {
-      const msg = decodeWAMessage(raw)
-      if (msg.message) return msg
-    }
-    this.options.log.warn('baileys: quoted message not found, quoting by id only', {
-      connectionId: this.connectionId,
-      msgId: ref.id,
-    })
-    return { key: refToKey(ref), message: { conversation: '' } }
-  }
+  // --- messaging (messaging.ts) --------------------------------------------------------------------------
 
   send(to: ContactRef, content: OutboundContent, options?: SendOptions): Promise<MsgRef> {
-    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
-      const jid = sendJid(to)
-      const misc: MiscMessageGenerationOptions = {}
-      if (options?.quoted) misc.quoted = await this.quotedMessage(options.quoted)
-      const msg = await this.sendRaw(sock, jid, outboundToBaileys(content), misc)
-      return sentRef(msg, jid)
-    })
+    return this.messaging.send(to, content, options)
   }
 
   react(target: MsgRef, emoji: string): Promise<void> {
-    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
-      await this.sendRaw(sock, target.chatJid, { react: { key: refToKey(target), text: emoji } })
-    })
+    return this.messaging.react(target, emoji)
   }
 
   edit(target: MsgRef, body: string): Promise<void> {
-    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
-      await this.sendRaw(sock, target.chatJid, { text: body, edit: refToKey(target) })
-    })
+    return this.messaging.edit(target, body)
   }
 
   deleteForEveryone(target: MsgRef): Promise<void> {
-    return this.enqueue('ERR_DELETE_WAPP_MSG', async (sock) => {
-      await this.sendRaw(sock, target.chatJid, { delete: refToKey(target) })
-    })
+    return this.messaging.deleteForEveryone(target)
   }
 
   forward(to: ContactRef, source: MsgRef, raw: Uint8Array): Promise<MsgRef> {
-    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
-      const original = raw.length ? decodeWAMessage(raw) : await this.quotedMessage(source)
-      if (!original.message) throw new AppError('ERR_FETCH_WAPP_MSG', 'nothing to forward')
-      original.key = { ...refToKey(source), ...original.key }
-      const jid = sendJid(to)
-      const msg = await this.sendRaw(sock, jid, { forward: original })
-      return sentRef(msg, jid)
-    })
+    return this.messaging.forward(to, source, raw)
   }
 
   markRead(refs: MsgRef[]): Promise<void> {
-    if (!refs.length) return Promise.resolve()
-    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
-      await sock.readMessages(refs.map(refToKey))
-    })
+    return this.messaging.markRead(refs)
   }
 
   sendPresence(to: ContactRef, state: 'composing' | 'paused'): Promise<void> {
-    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
-      await sock.sendPresenceUpdate(state, sendJid(to))
-    })
+    return this.messaging.sendPresence(to, state)
   }
 
   checkNumbers(phones: string[]): Promise<{ phone: string; exists: boolean; jid?: string }[]> {
-    return this.enqueue('ERR_WAPP_CHECK_CONTACT', async (sock) => {
-      const digits = phones.map(digitsOnly)
-      const found = (await sock.onWhatsApp(...digits.filter(Boolean))) ?? []
-      return phones.map((phone, i) => {
-        const hit = found.find((f) => f.exists && pnFromJid(f.jid) === digits[i])
-        return hit ? { phone, exists: true, jid: hit.jid } : { phone, exists: false }
-      })
-    })
+    return this.messaging.checkNumbers(phones)
   }
 
   profilePictureUrl(contact: ContactRef): Promise<string | null> {
-    return this.enqueue('ERR_WAPP_CHECK_CONTACT', async (sock) => {
-      try {
-        return (await sock.profilePictureUrl(sendJid(contact), 'image')) ?? null
-      } catch (err) {
-        const code = statusCodeOf(err)
-        if (code === 401 || code === 404) return null
-        throw err
-      }
-    })
+    return this.messaging.profilePictureUrl(contact)
   }
 
-  /** The media of a stored message, without re-upload (the caller decides); 404/410 mean expired. */
-  async downloadMedia(raw: Uint8Array): Promise<Uint8Array> {
-    const msg = decodeStored(raw)
-    try {
-      if (this.options.downloadMedia && this.sock) return await this.options.downloadMedia(msg, this.sock)
-      return new Uint8Array(await downloadMediaMessage(msg, 'buffer', {}))
-    } catch (err) {
-      if (err instanceof AppError) throw err
-      const code = statusCodeOf(err)
-      throw new AppError(
-        'ERR_WAPP_DOWNLOAD_MEDIA',
-        (err as Error).message,
-        code === 404 || code === 410 ? { expired: true } : undefined,
-      )
-    }
+  downloadMedia(raw: Uint8Array): Promise<Uint8Array> {
+    return this.messaging.downloadMedia(raw)
   }
 
-  /** Declines a call offered to the number (the `call` setting). */
-  async rejectCall(call: { id: string; from: ContactRef }): Promise<void> {
-    const sock = this.requireSocket()
-    await sock.rejectCall?.(call.id, call.from.jid)
+  rejectCall(call: { id: string; from: ContactRef }): Promise<void> {
+    return this.messaging.rejectCall(call)
   }
 
-  /** Asks the phone to upload the media again (updateMediaMessage); gives up after 30 s. */
-  async reuploadMedia(raw: Uint8Array): Promise<Uint8Array> {
-    const msg = decodeStored(raw)
-    const sock = this.requireSocket()
-    let timer: TimerHandle | undefined
-    const timeout = new Promise<never>((_, reject) => {
-      timer = this.clock.setTimeout(
-        () => reject(new AppError('ERR_WAPP_DOWNLOAD_MEDIA', 'The phone did not upload the media again')),
-        30_000,
-      )
-    })
-    try {
-      const updated = await Promise.race([sock.updateMediaMessage(msg), timeout])
-      return encodeWAMessage(updated)
-    } catch (err) {
-      if (err instanceof AppError) throw err
-      throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', (err as Error).message)
-    } finally {
-      this.clock.clearTimeout(timer)
-    }
+  reuploadMedia(raw: Uint8Array): Promise<Uint8Array> {
+    return this.messaging.reuploadMedia(raw)
   }
-}
-
-function decodeStored(raw: Uint8Array): WAMessage {
-  try {
-    return decodeWAMessage(raw)
-  } catch {
-    throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', 'Not a stored WhatsApp message')
-  }
-}
-
-/** Our outbound content -> Baileys' AnyMessageContent. Media goes as `{ url: path }` (streamed from disk). */
-export function outboundToBaileys(content: OutboundContent): AnyMessageContent {
-  switch (content.kind) {
-    case 'text':
-      return { text: content.body }
-    case 'location': {
-      const location: proto.Message.ILocationMessage = {
-        degreesLatitude: content.latitude,
-        degreesLongitude: content.longitude,
-      }
-      if (content.name) location.name = content.name
-      if (content.address) location.address = content.address
-      return { location }
-    }
-    case 'contacts':
-      return {
-        contacts: {
-          displayName:
-            content.contacts.length === 1
-              ? content.contacts[0]?.displayName
-              : `${content.contacts.length} contacts`,
-          contacts: content.contacts.map((c) => ({ displayName: c.displayName, vcard: c.vcard })),
-        },
-      }
-    case 'image':
-      return { image: { url: content.path }, mimetype: content.mimetype, ...caption(content.caption) }
-    case 'video':
-      return { video: { url: content.path }, mimetype: content.mimetype, ...caption(content.caption) }
-    case 'audio':
-      return { audio: { url: content.path }, mimetype: content.mimetype, ptt: !!content.ptt }
-    case 'sticker':
-      return { sticker: { url: content.path }, mimetype: content.mimetype }
-    case 'document':
-      return {
-        document: { url: content.path },
-        mimetype: content.mimetype,
-        fileName: content.fileName ?? content.path.split('/').pop() ?? 'file',
-        ...caption(content.caption),
-      }
-  }
-}
-
-function caption(text: string | undefined): { caption?: string } {
-  return text ? { caption: text } : {}
-}
-
-function sentRef(msg: WAMessage, jid: string): MsgRef {
-  const ref: MsgRef = { id: msg.key.id as string, chatJid: jid, fromMe: true }
-  const participant = msg.key.participant ?? msg.participant
-  if (participant) ref.participant = participant
-  return ref
 }

@@ -1,7 +1,8 @@
 /**
  * The sandbox provider: a simulated WhatsApp network in the same process ("try Balcão without a phone"),
- * for demos, tests and benchmarks. network.ts holds the network, session.ts one session, shapes.ts the Baileys
- * shapes it builds (normalized by the same normalizeBaileysEvents as the real adapter).
+ * for demos, tests and benchmarks. network.ts holds the network, session.ts one session (its life cycle and
+ * what it sends), customer.ts what customers do to it, shapes.ts the Baileys shapes it builds (normalized by the
+ * same normalizeBaileysEvents as the real adapter).
  *
  * The rules of the simulated world (every delay is multiplied by `timeScale`):
  * - start: OPENING, then a QR (`ref,key,key,key,sandbox`; the first lives 60 s, later ones 20 s); it pairs by

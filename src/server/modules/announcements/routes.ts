@@ -1,5 +1,4 @@
 import { Hono } from 'hono'
-import { AppError } from '../../../shared/errors'
 import {
   announcementBody,
   announcementsFeedQuery,
@@ -8,7 +7,7 @@ import {
 import { ctxOf, requireAuth, requireSuper } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
-import { readForm, readMedias } from '../../media/upload'
+import { readForm, readOneMedia } from '../../media/upload'
 import {
   announcementsFeed,
   assertMayAttach,
@@ -51,11 +50,7 @@ export const announcementsRoutes = new Hono<AppEnv>()
     const ctx = ctxOf(c)
     // An unknown id is refused before the file is read.
     assertMayAttach(ctx, id)
-    const files = await readMedias(await readForm(c), 'file')
-    if (files.length !== 1)
-      throw new AppError('ERR_VALIDATION', 'Send exactly one image (png, jpg or jpeg)', undefined, [
-        { field: 'file', message: 'must be exactly one image (png, jpg or jpeg)' },
-      ])
-    return c.json(attachAnnouncementMedia(ctx, id, files[0]!))
+    const image = await readOneMedia(await readForm(c), 'image (png, jpg or jpeg)')
+    return c.json(attachAnnouncementMedia(ctx, id, image))
   })
   .delete('/:id/media-upload', (c) => c.json(removeAnnouncementMedia(ctxOf(c), pathId(c, NOT_FOUND))))

@@ -22,7 +22,7 @@ import type {
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
-import { pageCount, pageOf, pageWindow } from '../../db/paging'
+import { listPage, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
 import { cleanFileName, removeStoredMedia, storeMedia } from '../../media/store'
@@ -131,21 +131,15 @@ export function listAnnouncements(ctx: Ctx, query: ListAnnouncementsQuery): Anno
   const actor = userActor(ctx)
   const at = pageWindow(query.pageNumber, ANNOUNCEMENTS_PAGE_SIZE)
   const params: ListParams = { term: query.searchParam?.trim() || null, all: actor.super ? 1 : 0 }
-  const rows = stmt<RawAnnouncement, [ListParams & { limit: number; offset: number }]>(
+  const page = listPage<RawAnnouncement, ListParams>(
     ctx.sqlite,
-    `SELECT ${COLUMNS} FROM announcements a WHERE ${VISIBLE} AND ${SEARCH} ${ORDER} LIMIT $limit OFFSET $offset`,
-  ).all({ ...params, limit: at.limit, offset: at.offset })
-  const page = pageOf(rows, at)
+    { columns: COLUMNS, from: 'announcements a', where: `${VISIBLE} AND ${SEARCH}`, order: ORDER },
+    params,
+    at,
+  )
   return {
     records: page.rows.map((r) => toAnnouncementDto(ctx, r)),
-    count: pageCount(
-      page,
-      () =>
-        stmt<{ n: number }, [ListParams]>(
-          ctx.sqlite,
-          `SELECT count(*) AS n FROM announcements a WHERE ${VISIBLE} AND ${SEARCH}`,
-        ).get(params)?.n ?? 0,
-    ),
+    count: page.count,
     hasMore: page.hasMore,
   }
 }

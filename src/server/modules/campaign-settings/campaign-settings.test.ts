@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { plans } from '../../db/schema'
+import { silentLogger } from '../../logger'
 import { createHarness } from '../../test/harness'
 import { expectJunkBodiesRefused, expectNo500, expectRefused, JUNK_VALUES } from '../../test/probe'
+import { readCampaignSettings } from './service'
 
 const DEFAULTS = [
   { key: 'messageInterval', value: 20 },
@@ -221,5 +223,28 @@ describe('campaign settings', () => {
     const res = await admin.get('/campaign-settings')
     expect(res.status).toBe(200)
     expect(res.body).toEqual(DEFAULTS)
+  })
+
+  test('one reader: a broken row is logged with its key and reads as its default; an unreadable table throws', async () => {
+    const h = await createHarness()
+    const admin = await h.as(h.a.admin)
+    const warnings: string[] = []
+    h.deps.log = { ...silentLogger, warn: (msg, fields) => warnings.push(`${msg} ${JSON.stringify(fields)}`) }
+    await admin.post('/campaign-settings', { settings: { messageInterval: 5, dailyLimit: 300 } })
+    expect((await admin.get('/campaign-settings')).body).toContainEqual({ key: 'dailyLimit', value: 300 })
+    expect(warnings).toEqual([])
+    const store = h.deps.sqlite.query(
+      'UPDATE campaign_settings SET value = ? WHERE company_id = ? AND key = ?',
+    )
+    store.run('{"start":', h.a.id, 'messageInterval')
+    store.run('"lots"', h.a.id, 'dailyLimit')
+    const res = await admin.get('/campaign-settings')
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(DEFAULTS)
+    expect(warnings).toHaveLength(2)
+    expect(warnings.join('\n')).toContain('"key":"messageInterval"')
+    expect(warnings.join('\n')).toContain('"key":"dailyLimit"')
+    h.deps.sqlite.run('ALTER TABLE campaign_settings RENAME TO campaign_settings_gone')
+    expect(() => readCampaignSettings(h.deps, h.a.id)).toThrow()
   })
 })

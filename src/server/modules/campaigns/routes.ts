@@ -1,12 +1,10 @@
-import { type } from 'arktype'
 import { Hono } from 'hono'
-import { AppError } from '../../../shared/errors'
 import { campaignBody } from '../../../shared/schemas/campaigns'
-import { pageQuery } from '../../../shared/schemas/common'
+import { attachmentFields, pageQuery } from '../../../shared/schemas/common'
 import { ctxOf, requireAdmin, requireAuth } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
-import { formFields, readForm, readMedias } from '../../media/upload'
+import { formFields, readForm, readOneMedia } from '../../media/upload'
 import {
   assertMayAttach,
   attachCampaignMedia,
@@ -22,8 +20,6 @@ import {
 } from './service'
 
 const NOT_FOUND = 'ERR_NO_CAMPAIGN_FOUND'
-
-const uploadFields = type({ '+': 'delete', 'typeArch?': 'string <= 50' })
 
 /** `/campaigns`: admins only; the plan flag useCampaigns is checked in front (PLAN_GATED_PATHS). */
 export const campaignsRoutes = new Hono<AppEnv>()
@@ -47,12 +43,7 @@ export const campaignsRoutes = new Hono<AppEnv>()
     const ctx = ctxOf(c)
     assertMayAttach(ctx, id)
     const form = await readForm(c)
-    parse(uploadFields, formFields(form))
-    const files = await readMedias(form, 'file')
-    if (files.length !== 1)
-      throw new AppError('ERR_VALIDATION', 'Send exactly one file', undefined, [
-        { field: 'file', message: 'must be exactly one file' },
-      ])
-    return c.json(attachCampaignMedia(ctx, id, files[0]!))
+    parse(attachmentFields, formFields(form))
+    return c.json(attachCampaignMedia(ctx, id, await readOneMedia(form)))
   })
   .delete('/:id/media-upload', (c) => c.json(removeCampaignMedia(ctxOf(c), pathId(c, NOT_FOUND))))

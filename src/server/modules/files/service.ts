@@ -14,7 +14,7 @@ import type { FileListInput } from '../../../shared/schemas/files'
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
-import { pageCount, pageOf, pageWindow } from '../../db/paging'
+import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
 import { cleanFileName, removeStoredMedia, storeMedia } from '../../media/store'
@@ -135,26 +135,24 @@ export function listFiles(
   const actor = userActor(ctx)
   const at = pageWindow(query.pageNumber, FILES_PAGE_SIZE)
   const params: ListParams = { companyId: actor.companyId, term: query.searchParam?.trim() || null }
-  const rows = stmt<RawFile, [ListParams & { limit: number; offset: number }]>(
+  const page = listPage<RawFile, ListParams>(
     ctx.sqlite,
-    `SELECT ${FILE_COLUMNS} FROM files f WHERE f.company_id = $companyId AND ${SEARCH}
-      ORDER BY f.name COLLATE NOCASE, f.id LIMIT $limit OFFSET $offset`,
-  ).all({ ...params, limit: at.limit, offset: at.offset })
-  const page = pageOf(rows, at)
+    {
+      columns: FILE_COLUMNS,
+      from: 'files f',
+      where: `f.company_id = $companyId AND ${SEARCH}`,
+      order: 'ORDER BY f.name COLLATE NOCASE, f.id',
+    },
+    params,
+    at,
+  )
   const options = optionsByFile(
     ctx.sqlite,
     page.rows.map((r) => r.id),
   )
   return {
     files: page.rows.map((r) => toDto(ctx, r, options.get(r.id) ?? [])),
-    count: pageCount(
-      page,
-      () =>
-        stmt<{ n: number }, [ListParams]>(
-          ctx.sqlite,
-          `SELECT count(*) AS n FROM files f WHERE f.company_id = $companyId AND ${SEARCH}`,
-        ).get(params)?.n ?? 0,
-    ),
+    count: page.count,
     hasMore: page.hasMore,
   }
 }

@@ -11,7 +11,7 @@ import type { HelpInput, ListHelpsQuery } from '../../../shared/schemas/helps'
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
-import { pageCount, pageOf, pageWindow } from '../../db/paging'
+import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { sqliteOf } from '../tickets/dto'
 
@@ -66,23 +66,13 @@ export function listHelps(ctx: Ctx, query: ListHelpsQuery): Paged<'records', Hel
   userActor(ctx)
   const at = pageWindow(query.pageNumber, HELPS_PAGE_SIZE)
   const term = query.searchParam?.trim() || null
-  const rows = stmt<RawHelp, [{ term: string | null; limit: number; offset: number }]>(
+  const page = listPage<RawHelp, { term: string | null }>(
     ctx.sqlite,
-    `SELECT ${COLUMNS} FROM helps h WHERE ${SEARCH} ${ORDER} LIMIT $limit OFFSET $offset`,
-  ).all({ term, limit: at.limit, offset: at.offset })
-  const page = pageOf(rows, at)
-  return {
-    records: page.rows.map(toHelpDto),
-    count: pageCount(
-      page,
-      () =>
-        stmt<{ n: number }, [{ term: string | null }]>(
-          ctx.sqlite,
-          `SELECT count(*) AS n FROM helps h WHERE ${SEARCH}`,
-        ).get({ term })?.n ?? 0,
-    ),
-    hasMore: page.hasMore,
-  }
+    { columns: COLUMNS, from: 'helps h', where: SEARCH, order: ORDER },
+    { term },
+    at,
+  )
+  return { records: page.rows.map(toHelpDto), count: page.count, hasMore: page.hasMore }
 }
 
 /** `GET /helps/list`: every help video, by title (the help screen's grid). */

@@ -26,7 +26,7 @@ import { isoString } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact, userActor } from '../../context'
 import { open, seal } from '../../crypto/sealed'
-import { pageCount, pageOf, pageWindow } from '../../db/paging'
+import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
@@ -62,7 +62,9 @@ const COLUMNS = `p.id, p.company_id AS companyId, p.name, p.prompt, p.queue_id A
   p.voice_region AS voiceRegion, p.api_key AS apiKey, p.base_url AS baseUrl, p.model,
   p.created_at AS createdAt, p.updated_at AS updatedAt`
 
-const FROM = 'FROM prompts p LEFT JOIN queues q ON q.id = p.queue_id AND q.company_id = p.company_id'
+/** A prompt with its queue's name. */
+const TABLES = 'prompts p LEFT JOIN queues q ON q.id = p.queue_id AND q.company_id = p.company_id'
+const FROM = `FROM ${TABLES}`
 
 const SEARCH = '($term IS NULL OR instr(lower(p.name), lower($term)) > 0)'
 
@@ -242,24 +244,19 @@ export function listPrompts(
   const actor = userActor(ctx)
   const at = pageWindow(query.pageNumber, PROMPTS_PAGE_SIZE)
   const params: ListParams = { companyId: actor.companyId, term: query.searchParam?.trim() || null }
-  const rows = stmt<RawPrompt, [ListParams & { limit: number; offset: number }]>(
+  const page = listPage<RawPrompt, ListParams>(
     ctx.sqlite,
-    `SELECT ${COLUMNS} ${FROM} WHERE p.company_id = $companyId AND ${SEARCH}
-      ORDER BY p.name COLLATE NOCASE, p.id LIMIT $limit OFFSET $offset`,
-  ).all({ ...params, limit: at.limit, offset: at.offset })
-  const page = pageOf(rows, at)
-  return {
-    prompts: page.rows.map((r) => toDto(ctx, r)),
-    count: pageCount(
-      page,
-      () =>
-        stmt<{ n: number }, [ListParams]>(
-          ctx.sqlite,
-          `SELECT count(*) AS n FROM prompts p WHERE p.company_id = $companyId AND ${SEARCH}`,
-        ).get(params)?.n ?? 0,
-    ),
-    hasMore: page.hasMore,
-  }
+    {
+      columns: COLUMNS,
+      from: TABLES,
+      countFrom: 'prompts p',
+      where: `p.company_id = $companyId AND ${SEARCH}`,
+      order: 'ORDER BY p.name COLLATE NOCASE, p.id',
+    },
+    params,
+    at,
+  )
+  return { prompts: page.rows.map((r) => toDto(ctx, r)), count: page.count, hasMore: page.hasMore }
 }
 
 export function getPrompt(ctx: Ctx, id: number): PromptDto {

@@ -24,7 +24,7 @@ import { isoString } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact, userActor } from '../../context'
 import { seal } from '../../crypto/sealed'
-import { pageCount, pageOf, pageWindow } from '../../db/paging'
+import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { OutboundError } from '../../net/guarded-fetch'
 import type { EventBuffer } from '../../realtime/hub'
@@ -171,24 +171,18 @@ export function listQueueIntegrations(
   const actor = userActor(ctx)
   const at = pageWindow(query.pageNumber, QUEUE_INTEGRATIONS_PAGE_SIZE)
   const params: ListParams = { companyId: actor.companyId, term: query.searchParam?.trim() || null }
-  const rows = stmt<RawIntegration, [ListParams & { limit: number; offset: number }]>(
+  const page = listPage<RawIntegration, ListParams>(
     ctx.sqlite,
-    `SELECT ${COLUMNS} FROM queue_integrations i WHERE i.company_id = $companyId AND ${SEARCH}
-      ORDER BY i.name COLLATE NOCASE, i.id LIMIT $limit OFFSET $offset`,
-  ).all({ ...params, limit: at.limit, offset: at.offset })
-  const page = pageOf(rows, at)
-  return {
-    queueIntegrations: page.rows.map((r) => toDto(ctx, r)),
-    count: pageCount(
-      page,
-      () =>
-        stmt<{ n: number }, [ListParams]>(
-          ctx.sqlite,
-          `SELECT count(*) AS n FROM queue_integrations i WHERE i.company_id = $companyId AND ${SEARCH}`,
-        ).get(params)?.n ?? 0,
-    ),
-    hasMore: page.hasMore,
-  }
+    {
+      columns: COLUMNS,
+      from: 'queue_integrations i',
+      where: `i.company_id = $companyId AND ${SEARCH}`,
+      order: 'ORDER BY i.name COLLATE NOCASE, i.id',
+    },
+    params,
+    at,
+  )
+  return { queueIntegrations: page.rows.map((r) => toDto(ctx, r)), count: page.count, hasMore: page.hasMore }
 }
 
 export function getQueueIntegration(ctx: Ctx, id: number): QueueIntegrationDto {

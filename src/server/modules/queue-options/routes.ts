@@ -1,5 +1,4 @@
 import { Hono } from 'hono'
-import { AppError } from '../../../shared/errors'
 import {
   createQueueOptionBody,
   queueOptionsQuery,
@@ -9,7 +8,7 @@ import {
 import { ctxOf, requireAdmin, requireAuth } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
-import { readForm, readMedias } from '../../media/upload'
+import { readForm, readOneMedia } from '../../media/upload'
 import {
   clearQueueOptionMedia,
   createQueueOption,
@@ -41,14 +40,6 @@ export const queueOptionsRoutes = new Hono<AppEnv>()
   .post('/:id/media-upload', async (c) => {
     const id = optionId(c)
     const ctx = ctxOf(c)
-    const form = await readForm(c)
-    const files = form.getAll('file').filter((v) => typeof v !== 'string')
-    if (files.length !== 1) {
-      throw new AppError('ERR_VALIDATION', 'Send exactly one file in the field "file"', undefined, [
-        { field: 'file', message: 'must be exactly one file' },
-      ])
-    }
-    const [media] = await readMedias(form, 'file')
-    return c.json(setQueueOptionMedia(ctx, id, media!))
+    return c.json(setQueueOptionMedia(ctx, id, await readOneMedia(await readForm(c))))
   })
   .delete('/:id/media-upload', (c) => c.json(clearQueueOptionMedia(ctxOf(c), optionId(c))))

@@ -1,11 +1,10 @@
-import { type } from 'arktype'
 import { Hono } from 'hono'
-import { AppError } from '../../../shared/errors'
+import { attachmentFields } from '../../../shared/schemas/common'
 import { listQuickMessagesQuery, quickMessageBody } from '../../../shared/schemas/quick-messages'
 import { ctxOf, requireAuth } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
-import { formFields, readForm, readMedias } from '../../media/upload'
+import { formFields, readForm, readOneMedia } from '../../media/upload'
 import {
   assertMayAttach,
   attachQuickMessageMedia,
@@ -19,9 +18,6 @@ import {
 } from './service'
 
 const NOT_FOUND = 'ERR_NO_QUICK_MESSAGE_FOUND'
-
-/** The upload form's text fields: the spec's `typeArch` ('quickMessage'); anything else is ignored. */
-const uploadFields = type({ '+': 'delete', 'typeArch?': 'string <= 50' })
 
 /**
  * `/quick-messages`. `GET /` answers the page `{ records, count, hasMore }`; `GET /list` the plain list the
@@ -47,12 +43,7 @@ export const quickMessagesRoutes = new Hono<AppEnv>()
     // Another company's id, or a quick message this user may not change, is refused before the file is read.
     assertMayAttach(ctx, id)
     const form = await readForm(c)
-    parse(uploadFields, formFields(form))
-    const files = await readMedias(form, 'file')
-    if (files.length !== 1)
-      throw new AppError('ERR_VALIDATION', 'Send exactly one file', undefined, [
-        { field: 'file', message: 'must be exactly one file' },
-      ])
-    return c.json(attachQuickMessageMedia(ctx, id, files[0]!))
+    parse(attachmentFields, formFields(form))
+    return c.json(attachQuickMessageMedia(ctx, id, await readOneMedia(form)))
   })
   .delete('/:id/media-upload', (c) => c.json(removeQuickMessageMedia(ctxOf(c), pathId(c, NOT_FOUND))))

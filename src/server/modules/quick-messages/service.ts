@@ -13,7 +13,7 @@ import type { ListQuickMessagesQuery, QuickMessageInput } from '../../../shared/
 import { isoString } from '../../clock'
 import type { Ctx, UserActor } from '../../context'
 import { isAdminActor, transact, userActor } from '../../context'
-import { pageCount, pageOf, pageWindow } from '../../db/paging'
+import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
 import { cleanFileName, removeStoredMedia, storeMedia } from '../../media/store'
@@ -160,22 +160,20 @@ export function listQuickMessages(
     userId: actor.userId,
     term: query.searchParam?.trim() || null,
   }
-  const rows = stmt<RawQuickMessage, [ListParams & { limit: number; offset: number }]>(
+  const page = listPage<RawQuickMessage, ListParams>(
     ctx.sqlite,
-    `SELECT ${COLUMNS} FROM quick_messages q WHERE ${VISIBLE} AND ${SEARCH}
-      ORDER BY q.shortcode COLLATE NOCASE, q.id LIMIT $limit OFFSET $offset`,
-  ).all({ ...params, limit: at.limit, offset: at.offset })
-  const page = pageOf(rows, at)
+    {
+      columns: COLUMNS,
+      from: 'quick_messages q',
+      where: `${VISIBLE} AND ${SEARCH}`,
+      order: 'ORDER BY q.shortcode COLLATE NOCASE, q.id',
+    },
+    params,
+    at,
+  )
   return {
     records: page.rows.map((r) => toQuickMessageDto(ctx, r)),
-    count: pageCount(
-      page,
-      () =>
-        stmt<{ n: number }, [ListParams]>(
-          ctx.sqlite,
-          `SELECT count(*) AS n FROM quick_messages q WHERE ${VISIBLE} AND ${SEARCH}`,
-        ).get(params)?.n ?? 0,
-    ),
+    count: page.count,
     hasMore: page.hasMore,
   }
 }

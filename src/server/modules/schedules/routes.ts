@@ -3,7 +3,7 @@ import { listSchedulesQuery, scheduleBody } from '../../../shared/schemas/schedu
 import { ctxOf, requireAuth } from '../../http/auth'
 import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
-import { readForm, readMedias } from '../../media/upload'
+import { readForm, readOneMedia } from '../../media/upload'
 import {
   createSchedule,
   deleteSchedule,
@@ -37,7 +37,7 @@ export const schedulesRoutes = new Hono<AppEnv>()
   .post('/:id/retry', (c) => c.json(retrySchedule(ctxOf(c), pathId(c, NOT_FOUND))))
   .post('/:id/media-upload', async (c) => {
     const id = pathId(c, NOT_FOUND)
-    const form = await readForm(c)
-    return c.json(uploadScheduleMedia(ctxOf(c), id, await readMedias(form, 'file')))
+    const image = await readOneMedia(await readForm(c), 'image (png, jpg or jpeg)')
+    return c.json(uploadScheduleMedia(ctxOf(c), id, image))
   })
   .delete('/:id/media-upload', (c) => c.json(deleteScheduleMedia(ctxOf(c), pathId(c, NOT_FOUND))))

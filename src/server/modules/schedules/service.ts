@@ -410,10 +410,8 @@ export function assertScheduleImage(upload: UploadedMedia) {
 }
 
 /** `POST /schedules/{id}/media-upload`: one image, replacing any earlier one. */
-export function uploadScheduleMedia(ctx: Ctx, id: number, uploads: UploadedMedia[]): ScheduleDto {
+export function uploadScheduleMedia(ctx: Ctx, id: number, upload: UploadedMedia): ScheduleDto {
   const companyId = ctx.actor.companyId
-  if (uploads.length !== 1) throw fieldError('file', 'send exactly one image (png, jpg or jpeg)')
-  const upload = uploads[0]!
   assertScheduleImage(upload)
   assertEditable(scheduleInCompany(ctx.sqlite, companyId, id))
   const stored = storeMedia(ctx, companyId, upload.bytes, {

@@ -13,7 +13,7 @@ import type { ListTagsQuery, TagInput } from '../../../shared/schemas/tags'
 import type { Ctx } from '../../context'
 import { isAdminActor, transact } from '../../context'
 import type { DB } from '../../db/client'
-import { pageCount, pageOf, pageWindow } from '../../db/paging'
+import { listPage, pageWindow } from '../../db/paging'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
 import { sqliteOf } from '../tickets/dto'
@@ -76,24 +76,18 @@ export function listTags(ctx: Ctx, query: ListTagsQuery): Paged<'tags', TagDto> 
     term: query.searchParam?.trim() || null,
     kanban: query.kanban ?? null,
   }
-  const rows = ctx.sqlite
-    .query<RawTag, [ListParams & { limit: number; offset: number }]>(
-      `SELECT ${TAG_COLUMNS}, ${TICKETS_COUNT} FROM tags t WHERE ${LIST_WHERE}
-        ORDER BY t.name, t.id LIMIT $limit OFFSET $offset`,
-    )
-    .all({ ...params, limit: at.limit, offset: at.offset })
-  const page = pageOf(rows, at)
-  return {
-    tags: page.rows.map(toTagDto),
-    count: pageCount(
-      page,
-      () =>
-        ctx.sqlite
-          .query<{ n: number }, [ListParams]>(`SELECT count(*) AS n FROM tags t WHERE ${LIST_WHERE}`)
-          .get(params)?.n ?? 0,
-    ),
-    hasMore: page.hasMore,
-  }
+  const page = listPage<RawTag, ListParams>(
+    ctx.sqlite,
+    {
+      columns: `${TAG_COLUMNS}, ${TICKETS_COUNT}`,
+      from: 'tags t',
+      where: LIST_WHERE,
+      order: 'ORDER BY t.name, t.id',
+    },
+    params,
+    at,
+  )
+  return { tags: page.rows.map(toTagDto), count: page.count, hasMore: page.hasMore }
 }
 
 /** `GET /tags/list`: every tag of the company by name (the tag selector), optionally only kanban 0 or 1. */

@@ -37,7 +37,7 @@ import {
   type WAPresence,
 } from '@whiskeysockets/baileys'
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger'
-import type { SocketLike } from './session'
+import type { SocketLike } from '../socket'
 
 export const silentLogger: ILogger = {
   level: 'silent',

@@ -1,0 +1,395 @@
+/**
+ * The messaging half of a Baileys session: inbound batches through `normalizeBaileysEvents` (with the LIDs
+ * resolved and the raw messages kept for retries, quotes and forwards), and outbound work run one at a time in
+ * call order on the connected socket. The lifecycle half (session.ts) owns the socket and hands it over.
+ */
+import {
+  type AnyMessageContent,
+  type BaileysEventMap,
+  downloadMediaMessage,
+  isLidUser,
+  type MiscMessageGenerationOptions,
+  type proto,
+  type WAMessage,
+  type WAMessageKey,
+} from '@whiskeysockets/baileys'
+import { AppError, type ErrorCode } from '../../../shared/errors'
+import type { Clock, TimerHandle } from '../../clock'
+import type { Logger } from '../../logger'
+import {
+  decodeWAMessage,
+  encodeWAMessage,
+  type NormalizeContext,
+  normalizeBaileysEvents,
+  refToKey,
+} from '../normalize'
+import type { ChannelEvent, ContactRef, MsgRef, OutboundContent, SendOptions } from '../types'
+import { digitsOnly, pnFromJid, sendJid } from './jid'
+import { baileysLogger, Lru, type MessageStore, type SocketLike, statusCodeOf } from './socket'
+
+export type MessagingOptions = {
+  connectionId: number
+  log: Logger
+  clock: Clock
+  messageStore?: MessageStore | undefined
+  downloadMedia?: ((msg: WAMessage, sock: SocketLike) => Promise<Uint8Array>) | undefined
+  recentMessages?: number | undefined
+}
+
+/** What messaging needs of the lifecycle: the socket it holds, and the session's listeners. */
+export type SessionLink = {
+  /** The current socket, connected or not. */
+  socket(): SocketLike | undefined
+  /** The socket while CONNECTED; ERR_WAPP_NOT_INITIALIZED otherwise. */
+  requireSocket(): SocketLike
+  emit(event: ChannelEvent): Promise<void>
+}
+
+export class BaileysMessaging {
+  private readonly recent: Lru<Uint8Array>
+  private readonly sentIds = new Lru<true>(2_000)
+  private outboundChain: Promise<unknown> = Promise.resolve()
+
+  constructor(
+    private readonly options: MessagingOptions,
+    private readonly link: SessionLink,
+  ) {
+    this.recent = new Lru(options.recentMessages ?? 2_000)
+  }
+
+  private get connectionId(): number {
+    return this.options.connectionId
+  }
+
+  // --- inbound --------------------------------------------------------------------------------------------
+
+  /** One batch of a socket's events: what carries messages, contacts or calls goes out normalized. */
+  async handleEvents(sock: SocketLike, events: Partial<BaileysEventMap>): Promise<void> {
+    const upsert = events['messages.upsert']
+    let batch = events
+    if (upsert) {
+      // our own sends come back as `append` echoes: already known, not inbound
+      const messages = upsert.messages.filter(
+        (m) => !(m.key.fromMe && m.key.id && this.sentIds.has(m.key.id)),
+      )
+      batch = { ...events, 'messages.upsert': { ...upsert, messages } }
+    }
+    const relevant =
+      batch['messages.upsert']?.messages.length ||
+      batch['messages.update'] ||
+      batch['message-receipt.update'] ||
+      batch['messages.reaction'] ||
+      batch['contacts.upsert'] ||
+      batch['contacts.update'] ||
+      batch['lid-mapping.update'] ||
+      batch['messaging-history.set']?.lidPnMappings?.length ||
+      batch['messaging-history.set']?.messages?.length ||
+      batch['messaging-history.status'] ||
+      batch.call?.length
+    if (!relevant) return
+    const pns = await this.resolveLids(sock, batch)
+    const ctx: NormalizeContext = {
+      download: (msg) => this.download(msg, sock),
+      resolvePn: (lid) => pns.get(lid),
+      now: () => this.options.clock.now(),
+    }
+    const me = sock.user
+    if (me?.id) ctx.meJid = me.id
+    if (me?.lid) ctx.meLid = me.lid
+    for (const event of normalizeBaileysEvents(batch, ctx)) {
+      if (event.t === 'message' && event.raw && !event.undecryptable) this.recent.set(event.ref.id, event.raw)
+      await this.link.emit(event)
+    }
+  }
+
+  /** PNs of the LIDs in a batch that carry no alternative JID, from Baileys' LID mapping store. */
+  private async resolveLids(
+    sock: SocketLike,
+    events: Partial<BaileysEventMap>,
+  ): Promise<Map<string, string>> {
+    const lids = new Set<string>()
+    for (const m of events['messages.upsert']?.messages ?? []) {
+      const k = m.key
+      if (isLidUser(k.remoteJid ?? undefined) && !k.remoteJidAlt) lids.add(k.remoteJid as string)
+      if (isLidUser(k.participant ?? undefined) && !k.participantAlt) lids.add(k.participant as string)
+    }
+    const out = new Map<string, string>()
+    for (const lid of lids) {
+      try {
+        const pn = await sock.signalRepository.lidMapping.getPNForLID(lid)
+        if (pn) out.set(lid, pn)
+      } catch {
+        // unknown mapping: the LID stays the identity
+      }
+    }
+    return out
+  }
+
+  private async download(msg: WAMessage, origin: SocketLike): Promise<Uint8Array> {
+    const sock = this.link.socket() ?? origin
+    try {
+      if (this.options.downloadMedia) return await this.options.downloadMedia(msg, sock)
+      const buffer = await downloadMediaMessage(
+        msg,
+        'buffer',
+        {},
+        { reuploadRequest: (m) => sock.updateMediaMessage(m), logger: baileysLogger(this.options.log) },
+      )
+      return new Uint8Array(buffer)
+    } catch (err) {
+      throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', (err as Error).message)
+    }
+  }
+
+  private async loadRaw(msgId: string): Promise<Uint8Array | undefined> {
+    const cached = this.recent.get<Uint8Array>(msgId)
+    if (cached) return cached
+    try {
+      return await this.options.messageStore?.load(this.connectionId, msgId)
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Baileys' getMessage (retry receipts): the content we sent or saw, undefined on a miss. */
+  async getMessage(key: WAMessageKey): Promise<proto.IMessage | undefined> {
+    if (!key.id) return undefined
+    const raw = await this.loadRaw(key.id)
+    if (!raw) return undefined
+    try {
+      return decodeWAMessage(raw).message ?? undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  // --- outbound -------------------------------------------------------------------------------------------
+
+  /** Runs outbound work one at a time, in call order; refuses at once when not connected. */
+  private enqueue<T>(code: ErrorCode, work: (sock: SocketLike) => Promise<T>): Promise<T> {
+    try {
+      this.link.requireSocket()
+    } catch (err) {
+      return Promise.reject(err)
+    }
+    const run = this.outboundChain.then(async () => {
+      const sock = this.link.requireSocket()
+      try {
+        return await work(sock)
+      } catch (err) {
+        if (err instanceof AppError) throw err
+        throw new AppError(code, (err as Error).message)
+      }
+    })
+    this.outboundChain = run.catch(() => {})
+    return run
+  }
+
+  private async sendRaw(
+    sock: SocketLike,
+    jid: string,
+    content: AnyMessageContent,
+    options?: MiscMessageGenerationOptions,
+  ): Promise<WAMessage> {
+    const msg = await sock.sendMessage(jid, content, options)
+    if (!msg?.key.id) throw new AppError('ERR_SENDING_WAPP_MSG', 'no message returned')
+    this.sentIds.set(msg.key.id, true)
+    this.recent.set(msg.key.id, encodeWAMessage(msg))
+    return msg
+  }
+
+  private async quotedMessage(ref: MsgRef): Promise<WAMessage> {
+    const raw = await this.loadRaw(ref.id)
+    if (raw) {
+      const msg = decodeWAMessage(raw)
+      if (msg.message) return msg
+    }
+    this.options.log.warn('baileys: quoted message not found, quoting by id only', {
+      connectionId: this.connectionId,
+      msgId: ref.id,
+    })
+    return { key: refToKey(ref), message: { conversation: '' } }
+  }
+
+  send(to: ContactRef, content: OutboundContent, options?: SendOptions): Promise<MsgRef> {
+    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
+      const jid = sendJid(to)
+      const misc: MiscMessageGenerationOptions = {}
+      if (options?.quoted) misc.quoted = await this.quotedMessage(options.quoted)
+      const msg = await this.sendRaw(sock, jid, outboundToBaileys(content), misc)
+      return sentRef(msg, jid)
+    })
+  }
+
+  react(target: MsgRef, emoji: string): Promise<void> {
+    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
+      await this.sendRaw(sock, target.chatJid, { react: { key: refToKey(target), text: emoji } })
+    })
+  }
+
+  edit(target: MsgRef, body: string): Promise<void> {
+    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
+      await this.sendRaw(sock, target.chatJid, { text: body, edit: refToKey(target) })
+    })
+  }
+
+  deleteForEveryone(target: MsgRef): Promise<void> {
+    return this.enqueue('ERR_DELETE_WAPP_MSG', async (sock) => {
+      await this.sendRaw(sock, target.chatJid, { delete: refToKey(target) })
+    })
+  }
+
+  forward(to: ContactRef, source: MsgRef, raw: Uint8Array): Promise<MsgRef> {
+    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
+      const original = raw.length ? decodeWAMessage(raw) : await this.quotedMessage(source)
+      if (!original.message) throw new AppError('ERR_FETCH_WAPP_MSG', 'nothing to forward')
+      original.key = { ...refToKey(source), ...original.key }
+      const jid = sendJid(to)
+      const msg = await this.sendRaw(sock, jid, { forward: original })
+      return sentRef(msg, jid)
+    })
+  }
+
+  markRead(refs: MsgRef[]): Promise<void> {
+    if (!refs.length) return Promise.resolve()
+    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
+      await sock.readMessages(refs.map(refToKey))
+    })
+  }
+
+  sendPresence(to: ContactRef, state: 'composing' | 'paused'): Promise<void> {
+    return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
+      await sock.sendPresenceUpdate(state, sendJid(to))
+    })
+  }
+
+  checkNumbers(phones: string[]): Promise<{ phone: string; exists: boolean; jid?: string }[]> {
+    return this.enqueue('ERR_WAPP_CHECK_CONTACT', async (sock) => {
+      const digits = phones.map(digitsOnly)
+      const found = (await sock.onWhatsApp(...digits.filter(Boolean))) ?? []
+      return phones.map((phone, i) => {
+        const hit = found.find((f) => f.exists && pnFromJid(f.jid) === digits[i])
+        return hit ? { phone, exists: true, jid: hit.jid } : { phone, exists: false }
+      })
+    })
+  }
+
+  profilePictureUrl(contact: ContactRef): Promise<string | null> {
+    return this.enqueue('ERR_WAPP_CHECK_CONTACT', async (sock) => {
+      try {
+        return (await sock.profilePictureUrl(sendJid(contact), 'image')) ?? null
+      } catch (err) {
+        const code = statusCodeOf(err)
+        if (code === 401 || code === 404) return null
+        throw err
+      }
+    })
+  }
+
+  /** The media of a stored message, without re-upload (the caller decides); 404/410 mean expired. */
+  async downloadMedia(raw: Uint8Array): Promise<Uint8Array> {
+    const msg = decodeStored(raw)
+    try {
+      const sock = this.link.socket()
+      if (this.options.downloadMedia && sock) return await this.options.downloadMedia(msg, sock)
+      return new Uint8Array(await downloadMediaMessage(msg, 'buffer', {}))
+    } catch (err) {
+      if (err instanceof AppError) throw err
+      const code = statusCodeOf(err)
+      throw new AppError(
+        'ERR_WAPP_DOWNLOAD_MEDIA',
+        (err as Error).message,
+        code === 404 || code === 410 ? { expired: true } : undefined,
+      )
+    }
+  }
+
+  /** Declines a call offered to the number (the `call` setting). */
+  async rejectCall(call: { id: string; from: ContactRef }): Promise<void> {
+    const sock = this.link.requireSocket()
+    await sock.rejectCall?.(call.id, call.from.jid)
+  }
+
+  /** Asks the phone to upload the media again (updateMediaMessage); gives up after 30 s. */
+  async reuploadMedia(raw: Uint8Array): Promise<Uint8Array> {
+    const msg = decodeStored(raw)
+    const sock = this.link.requireSocket()
+    let timer: TimerHandle | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = this.options.clock.setTimeout(
+        () => reject(new AppError('ERR_WAPP_DOWNLOAD_MEDIA', 'The phone did not upload the media again')),
+        30_000,
+      )
+    })
+    try {
+      const updated = await Promise.race([sock.updateMediaMessage(msg), timeout])
+      return encodeWAMessage(updated)
+    } catch (err) {
+      if (err instanceof AppError) throw err
+      throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', (err as Error).message)
+    } finally {
+      this.options.clock.clearTimeout(timer)
+    }
+  }
+}
+
+function decodeStored(raw: Uint8Array): WAMessage {
+  try {
+    return decodeWAMessage(raw)
+  } catch {
+    throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA', 'Not a stored WhatsApp message')
+  }
+}
+
+/** Our outbound content -> Baileys' AnyMessageContent. Media goes as `{ url: path }` (streamed from disk). */
+export function outboundToBaileys(content: OutboundContent): AnyMessageContent {
+  switch (content.kind) {
+    case 'text':
+      return { text: content.body }
+    case 'location': {
+      const location: proto.Message.ILocationMessage = {
+        degreesLatitude: content.latitude,
+        degreesLongitude: content.longitude,
+      }
+      if (content.name) location.name = content.name
+      if (content.address) location.address = content.address
+      return { location }
+    }
+    case 'contacts':
+      return {
+        contacts: {
+          displayName:
+            content.contacts.length === 1
+              ? content.contacts[0]?.displayName
+              : `${content.contacts.length} contacts`,
+          contacts: content.contacts.map((c) => ({ displayName: c.displayName, vcard: c.vcard })),
+        },
+      }
+    case 'image':
+      return { image: { url: content.path }, mimetype: content.mimetype, ...caption(content.caption) }
+    case 'video':
+      return { video: { url: content.path }, mimetype: content.mimetype, ...caption(content.caption) }
+    case 'audio':
+      return { audio: { url: content.path }, mimetype: content.mimetype, ptt: !!content.ptt }
+    case 'sticker':
+      return { sticker: { url: content.path }, mimetype: content.mimetype }
+    case 'document':
+      return {
+        document: { url: content.path },
+        mimetype: content.mimetype,
+        fileName: content.fileName ?? content.path.split('/').pop() ?? 'file',
+        ...caption(content.caption),
+      }
+  }
+}
+
+function caption(text: string | undefined): { caption?: string } {
+  return text ? { caption: text } : {}
+}
+
+function sentRef(msg: WAMessage, jid: string): MsgRef {
+  const ref: MsgRef = { id: msg.key.id as string, chatJid: jid, fromMe: true }
+  const participant = msg.key.participant ?? msg.participant
+  if (participant) ref.participant = participant
+  return ref
+}
