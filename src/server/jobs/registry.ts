@@ -147,14 +147,14 @@ export class Jobs {
 }
 
 /**
- * Whether `work` settled within `ms` of real time. The bound is on the wall clock, not deps.clock: it protects
- * a process that is exiting, and a manual clock would never fire it.
+ * Whether `work` settled within `ms` of real time (past the bound, a stop that settles at once still counts).
+ * The bound is on the wall clock, not deps.clock: it protects a process that is exiting, and a manual clock
+ * would never fire it.
  */
 async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
-  if (ms <= 0) return Promise.race([work.then(() => true), Promise.resolve(false)])
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms)
+    timer = setTimeout(() => resolve(false), Math.max(0, ms))
   })
   try {
     return await Promise.race([work.then(() => true as const), late])
