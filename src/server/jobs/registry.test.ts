@@ -13,7 +13,7 @@ function recordingLog() {
 
 function registry() {
   const { log, lines } = recordingLog()
-  return { jobs: new Jobs({ clock: new ManualClock(0), log, random: () => 0.5 }), lines }
+  return { jobs: new Jobs<string>({ clock: new ManualClock(0), log, random: () => 0.5 }), lines }
 }
 
 /** A job that writes what happens to it into `calls`. */

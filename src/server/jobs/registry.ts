@@ -21,6 +21,25 @@ export type Job = {
   wake?(): void
 }
 
+/**
+ * The names the server uses: its jobs (catalogue.ts, in start order) and the shared objects that are not
+ * started on their own (the search indexer runs with the inbound pipeline, the bot dispatcher with the chatbot).
+ * A closed list, so a misspelt `ctx.jobs.wake('campaign')` does not compile.
+ */
+export type JobName =
+  | 'inbound'
+  | 'chatbot'
+  | 'channels'
+  | 'outbound'
+  | 'imports'
+  | 'checker'
+  | 'schedules'
+  | 'campaigns'
+  | 'invoices'
+  | 'backups'
+  | 'search'
+  | 'bots'
+
 export type JobsDeps = { clock: Clock; log: Logger; random: () => number }
 
 /** The bound on a graceful stop, all jobs together. */
@@ -33,35 +52,36 @@ type Entry = {
   started: boolean
 }
 
-export type StopReport = { stopped: string[]; late: string[] }
+export type StopReport<N extends string = JobName> = { stopped: N[]; late: N[] }
 
-export class Jobs {
-  private readonly entries = new Map<string, Entry>()
-  private readonly instances = new Map<string, unknown>()
+/** `N` is the names it accepts: the server's (`JobName`) unless a test wants its own. */
+export class Jobs<N extends string = JobName> {
+  private readonly entries = new Map<N, Entry>()
+  private readonly instances = new Map<N, unknown>()
   /** Once a stop began, nothing starts any more (a start still loading modules must not outlive it). */
   private stopping = false
 
   constructor(readonly deps: JobsDeps) {}
 
   /** Declares a job; `load` runs at its start (import its module there to keep it lazy). */
-  define(name: string, load: () => Job | Promise<Job>) {
+  define(name: N, load: () => Job | Promise<Job>) {
     if (this.entries.has(name)) throw new Error(`job ${name} is already defined`)
     this.entries.set(name, { load, started: false })
     return this
   }
 
   /** The names of the defined jobs, in start order. */
-  names(): string[] {
+  names(): N[] {
     return [...this.entries.keys()]
   }
 
   /** Whether the job has been started (and not stopped since). */
-  running(name: string): boolean {
+  running(name: N): boolean {
     return this.entries.get(name)?.started ?? false
   }
 
   /** The object kept under `name`, created by `create` on first use. */
-  use<T>(name: string, create: () => T): T {
+  use<T>(name: N, create: () => T): T {
     if (this.instances.has(name)) return this.instances.get(name) as T
     const made = create()
     this.instances.set(name, made)
@@ -69,22 +89,22 @@ export class Jobs {
   }
 
   /** The object kept under `name`, if it was created. */
-  peek<T>(name: string): T | undefined {
+  peek<T>(name: N): T | undefined {
     return this.instances.get(name) as T | undefined
   }
 
   /** Forgets the object kept under `name` (a stopped chatbot, a test's fresh runner). */
-  drop(name: string) {
+  drop(name: N) {
     this.instances.delete(name)
   }
 
   /** Wakes the object kept under `name`, if it exists (nothing to wake otherwise). */
-  wake(name: string) {
+  wake(name: N) {
     this.peek<Partial<Job>>(name)?.wake?.()
   }
 
   /** Loads and starts these jobs (every defined one by default), in definition order; started ones are skipped. */
-  async start(names: string[] = this.names()): Promise<void> {
+  async start(names: N[] = this.names()): Promise<void> {
     for (const name of this.names()) {
       if (this.stopping) return
       if (!names.includes(name)) continue
@@ -99,7 +119,7 @@ export class Jobs {
     }
   }
 
-  private async startOne(name: string, entry: Entry) {
+  private async startOne(name: N, entry: Entry) {
     try {
       entry.job ??= await entry.load()
       const job = entry.job
@@ -119,9 +139,9 @@ export class Jobs {
    * Stops every started job, the last started first, awaiting each; all of them together get `boundMs`, after
    * which the ones still stopping are given up on (and logged). Calling it again stops nothing twice.
    */
-  async stop(boundMs = JOBS_STOP_BOUND_MS): Promise<StopReport> {
+  async stop(boundMs = JOBS_STOP_BOUND_MS): Promise<StopReport<N>> {
     this.stopping = true
-    const report: StopReport = { stopped: [], late: [] }
+    const report: StopReport<N> = { stopped: [], late: [] }
     const deadline = Date.now() + boundMs
     for (const name of this.names().reverse()) {
       const entry = this.entries.get(name)!
