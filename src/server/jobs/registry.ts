@@ -136,7 +136,7 @@ export class Jobs<N extends string = JobName> {
   }
 
   /**
-   * Stops every started job, the last started first, awaiting each; all of them together get `boundMs`, after
+   * Stops every started job in the reverse of their declaration order, awaiting each; all together get `boundMs`, after
    * which the ones still stopping are given up on (and logged). Calling it again stops nothing twice.
    */
   async stop(boundMs = JOBS_STOP_BOUND_MS): Promise<StopReport<N>> {
