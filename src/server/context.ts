@@ -4,6 +4,7 @@ import type { ChannelManager } from './channels/manager'
 import type { SandboxNetwork } from './channels/sandbox'
 import type { Clock } from './clock'
 import type { DB } from './db/client'
+import type { Jobs } from './jobs/registry'
 import type { Logger } from './logger'
 import { EventBuffer, type Hub } from './realtime/hub'
 import type { Secrets } from './secrets'
@@ -25,6 +26,8 @@ export type Deps = {
   sandboxNetwork: SandboxNetwork | null
   /** The messaging sessions of every connection. */
   channels: ChannelManager
+  /** The background jobs (jobs/registry.ts): the sender, the runners, the sweeps; serve.ts starts and stops them. */
+  jobs: Jobs
   /** The terminal operator's credential for this run (written to operator.json), or null. */
   operatorToken: string | null
   /**

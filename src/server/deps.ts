@@ -6,6 +6,7 @@ import { type Clock, systemClock } from './clock'
 import type { Deps } from './context'
 import { openDatabase } from './db/client'
 import { proxyHops } from './http/request'
+import { createJobs } from './jobs/catalogue'
 import { createLogger, type Logger } from './logger'
 import { migrateDataDir } from './ops/upgrade'
 import { Hub } from './realtime/hub'
@@ -47,6 +48,7 @@ export async function openDataDir(
         m.buildProviders({ db, sqlite, clock, log }, sandboxNetwork),
       ),
     ),
+    jobs: createJobs({ clock, log }),
     operatorToken: null,
     env: process.env,
   }

@@ -5,6 +5,8 @@ import type { Config } from './config'
 import { createDemoCompany, DEMO_COMPANY_NAME } from './demo'
 import { openDataDir } from './deps'
 import { healthResponse } from './health'
+import { declareJobs } from './jobs/catalogue'
+import { JOBS_STOP_BOUND_MS } from './jobs/registry'
 import { connectHost, newOperatorToken, removeOperatorFile, writeOperatorFile } from './operator-file'
 import { liveSocketHandler, PING_INTERVAL_MS, type SocketData } from './realtime/socket'
 import { WebAssets, webDir } from './web-assets'
@@ -90,41 +92,12 @@ export async function serve(config: Config, options: ServeOptions = {}) {
     token: deps.operatorToken,
     pid: process.pid,
   })
-  // The inbound pipeline listens before any session starts, so nothing a session hands over is missed.
-  const inbound = (await import('./modules/inbound')).startInbound(deps)
-  // The chatbot answers stored messages; its timers sweep the connections' rows (modules/chatbot).
-  ;(await import('./modules/chatbot')).startChatbot(deps, { inbound })
-  void deps.channels.startAll()
-  // Outbound messages of the previous run: sends it interrupted become failed (never resent blindly), queued
-  // ones go out once their connections are back (modules/messages/outbound.ts).
-  void import('./modules/messages/outbound').then((m) => m.outboundSender(deps).resume())
-  // Spreadsheet imports cut short continue; contact list items still unknown are checked (modules/contact-lists).
-  void import('./modules/contact-lists/imports').then((m) => m.resumeImports(deps))
-  void import('./modules/contact-lists/checker').then((m) => m.resumeValidityChecks(deps))
-  // Scheduled messages: what fell due while the server was down goes out now, in order (modules/schedules/runner.ts).
-  const schedules = import('./modules/schedules/runner').then((m) => {
-    const runner = m.scheduleRunner(deps)
-    void runner.start()
-    return runner
-  })
-  // Campaigns: interrupted sends become failed, due campaigns start, paced senders resume (modules/campaigns/runner.ts).
-  const campaigns = import('./modules/campaigns/runner').then((m) => {
-    const runner = m.campaignRunner(deps)
-    void runner.start()
-    return runner
-  })
-  // Invoices: issued from 10 days before each due date; the first sweep issues what fell due while down (modules/invoices/job.ts).
-  const invoiceJob = import('./modules/invoices/job').then((m) => m.startInvoiceJob(deps))
-  // Daily backups in the data folder, when asked for (ops/scheduled-backups.ts).
-  const backups =
-    config.backupKeep > 0
-      ? (await import('./ops/scheduled-backups')).startScheduledBackups({
-          dataDir: config.dataDir,
-          keep: config.backupKeep,
-          clock: deps.clock,
-          log,
-        })
-      : null
+  // The background jobs (jobs/catalogue.ts), each loaded as it starts: the inbound pipeline and the chatbot
+  // first, then the sessions, then the sender, the runners and the sweeps, each catching up with what fell due
+  // while the server was down.
+  declareJobs(deps, { backups: { dataDir: config.dataDir, keep: config.backupKeep } })
+  await deps.jobs.start(['inbound', 'chatbot', 'channels'])
+  void deps.jobs.start().then(() => log.info('jobs started', { jobs: deps.jobs.names() }))
   const ping = setInterval(
     () => deps.hub.sendToAll({ event: 'ping', data: { t: deps.clock.now() } }),
     PING_INTERVAL_MS,
@@ -141,14 +114,11 @@ export async function serve(config: Config, options: ServeOptions = {}) {
     stopping = true
     log.info('stopping', { signal })
     clearInterval(ping)
-    backups?.stop()
-    await schedules.then((runner) => runner.stop()).catch(() => {})
-    await campaigns.then((runner) => runner.stop()).catch(() => {})
-    await invoiceJob.then((job) => job.stop()).catch(() => {})
     deps.hub.closeAll('server shutting down')
-    await deps.channels.stopAll()
-    // after the sessions: what they handed over last is stored; unfinished downloads resume at the next boot
-    inbound.stop()
+    // Every job, the last started first, within one bound: the sessions stop before the inbound pipeline, so
+    // what they handed over last is stored; unfinished downloads resume at the next boot.
+    const { stopped, late } = await deps.jobs.stop(JOBS_STOP_BOUND_MS)
+    log.info('jobs stopped', { jobs: stopped, ...(late.length ? { late } : {}) })
     await server.stop()
     removeOperatorFile(operatorFile, deps.operatorToken)
     deps.sqlite.close()

@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Clock } from '../clock'
+import { IntervalJob } from '../jobs/interval'
 import type { Logger } from '../logger'
 import { BACKUPS_DIR } from './backup'
 
@@ -51,21 +52,23 @@ async function runChild(file: string, dataDir: string): Promise<void> {
     throw new Error((await new Response(child.stderr).text()).trim() || `backup exited with ${code}`)
 }
 
-export function startScheduledBackups(options: {
+export type ScheduledBackupsOptions = {
   dataDir: string
   keep: number
   clock: Clock
   log: Logger
   /** Makes one backup into `file` (tests give their own). */
   run?: (file: string, dataDir: string) => Promise<void>
-}) {
-  const { dataDir, keep, clock, log } = options
-  const run = options.run ?? runChild
-  let timer: ReturnType<Clock['setTimeout']> | null = null
-  let stopped = false
-  let busy: Promise<void> = Promise.resolve()
+}
 
-  const tick = async () => {
+/** Looks now and then every hour; makes a backup once a day has passed since the newest. */
+export class ScheduledBackups extends IntervalJob {
+  constructor(private readonly options: ScheduledBackupsOptions) {
+    super(options.clock, HOUR)
+  }
+
+  protected async tick() {
+    const { dataDir, keep, clock, log } = this.options
     const existing = dailyBackups(dataDir)
     const newest = existing.length ? timeOf(existing[existing.length - 1] ?? '') : 0
     if (clock.now() - newest >= DAY) {
@@ -73,7 +76,7 @@ export function startScheduledBackups(options: {
       mkdirSync(dir, { recursive: true, mode: 0o700 })
       const file = join(dir, `${PREFIX}${stampOf(clock.now())}.tar.gz`)
       try {
-        await run(file, dataDir)
+        await (this.options.run ?? runChild)(file, dataDir)
         log.info('daily backup written', { file })
       } catch (err) {
         log.error('daily backup failed', { err: err instanceof Error ? err.message : String(err) })
@@ -84,19 +87,13 @@ export function startScheduledBackups(options: {
       rmSync(join(dataDir, BACKUPS_DIR, old), { force: true })
   }
 
-  const schedule = () => {
-    if (stopped) return
-    timer = clock.setTimeout(() => {
-      busy = tick().finally(schedule)
-    }, HOUR)
+  protected failed(err: Error) {
+    this.options.log.error('daily backup failed', { err: err.message })
   }
-  busy = tick().finally(schedule)
-  return {
-    /** Resolves when the current round is done (tests). */
-    idle: () => busy,
-    stop() {
-      stopped = true
-      if (timer !== null) clock.clearTimeout(timer)
-    },
-  }
+}
+
+export function startScheduledBackups(options: ScheduledBackupsOptions) {
+  const job = new ScheduledBackups(options)
+  job.start()
+  return job
 }

@@ -9,8 +9,9 @@ import type { Deps } from '../context'
 import { openDatabase } from '../db/client'
 import { runMigrations } from '../db/migrate'
 import { companies, plans, queues, userQueues, users, whatsapps } from '../db/schema'
+import { createJobs, declareJobs } from '../jobs/catalogue'
 import { silentLogger } from '../logger'
-import { startInbound } from '../modules/inbound'
+import { inboundOf } from '../modules/inbound'
 import { ensureDefaultSettings } from '../modules/settings/service'
 import { Hub, type LiveEvent } from '../realtime/hub'
 import { generateSecrets } from '../secrets'
@@ -63,13 +64,17 @@ export async function createHarness(
         ...options.providers,
       },
     ),
+    jobs: createJobs({ clock, log: silentLogger }),
     operatorToken: 'operator-test-token',
     sandboxNetwork,
     env: { ...options.env },
   }
   const app = createApp(deps)
-  // The inbound pipeline (channel sink, search indexer, media downloads), as serve.ts starts it.
-  const inbound = startInbound(deps)
+  // The same jobs as serve.ts declares; of them only the inbound pipeline (channel sink, search indexer, media
+  // downloads) runs: each test starts the runners it exercises on the manual clock.
+  declareJobs(deps)
+  await deps.jobs.start(['inbound'])
+  const inbound = inboundOf(deps)!
   const now = clock.now()
   const plan = db
     .insert(plans)

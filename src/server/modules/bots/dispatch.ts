@@ -379,15 +379,10 @@ export class BotDispatcher {
   }
 }
 
-const dispatchers = new WeakMap<object, BotDispatcher>()
-
-/** The dispatcher of these deps' database (one per database; options apply when it is first made). */
+/** The dispatcher of these deps' registry (one per server; options apply when it is first made). */
 export function botDispatcherOf(deps: Deps, options?: DispatcherOptions): BotDispatcher {
-  let dispatcher = dispatchers.get(deps.sqlite)
-  if (!dispatcher) {
+  return deps.jobs.use('bots', () => {
     const { actor: _actor, ...plain } = deps as Deps & { actor?: unknown }
-    dispatcher = new BotDispatcher(plain as Deps, options)
-    dispatchers.set(deps.sqlite, dispatcher)
-  }
-  return dispatcher
+    return new BotDispatcher(plain as Deps, options)
+  })
 }

@@ -27,13 +27,7 @@ import type { EventBuffer } from '../../realtime/hub'
 import { inboundOf } from '../inbound'
 import { brazilianForms, prepareShippings } from './audience'
 import { ConnectionSender, MAX_ERROR, type SenderOptions } from './sender'
-import {
-  CAMPAIGN_COLUMNS,
-  type CampaignDbRow,
-  OPEN_STATES,
-  publishCampaign,
-  setCampaignWaker,
-} from './service'
+import { CAMPAIGN_COLUMNS, type CampaignDbRow, OPEN_STATES, publishCampaign } from './service'
 
 export type CampaignRunnerOptions = SenderOptions & {
   /** How long a contact may take to answer a confirmation message. */
@@ -324,24 +318,17 @@ export class CampaignRunner {
   }
 }
 
-const runners = new WeakMap<object, CampaignRunner>()
-
-/** The server's one runner (per database): serve.ts starts it, services wake it. */
+/** The server's one runner (per jobs registry): the jobs' catalogue starts it, services wake it (`ctx.jobs`). */
 export function campaignRunner(deps: Deps, options?: Partial<CampaignRunnerOptions>): CampaignRunner {
-  let runner = runners.get(deps.sqlite)
-  if (!runner) {
+  return deps.jobs.use('campaigns', () => {
     const { actor: _actor, ...plain } = deps as Deps & { actor?: unknown }
-    runner = new CampaignRunner(plain as Deps, options)
-    runners.set(deps.sqlite, runner)
-  }
-  return runner
+    return new CampaignRunner(plain as Deps, { random: deps.jobs.deps.random, ...options })
+  })
 }
 
 /** Replaces the runner of these deps (tests rebuild it over the same database, as a restart would). */
 export function resetCampaignRunner(deps: Deps, options?: Partial<CampaignRunnerOptions>): CampaignRunner {
-  runners.get(deps.sqlite)?.stop()
-  runners.delete(deps.sqlite)
+  void deps.jobs.peek<CampaignRunner>('campaigns')?.stop()
+  deps.jobs.drop('campaigns')
   return campaignRunner(deps, options)
 }
-
-setCampaignWaker((deps) => runners.get(deps.sqlite)?.wake())

@@ -204,12 +204,6 @@ export function publishCampaign(
   })
 }
 
-/** The runner hook: set by runner.ts so the service wakes it without importing it (no cycle). */
-let wakeRunner: (deps: Deps) => void = () => {}
-export function setCampaignWaker(fn: (deps: Deps) => void) {
-  wakeRunner = fn
-}
-
 /* ---------- list and read ---------- */
 
 export function listCampaigns(ctx: Ctx, query: { searchParam?: string; pageNumber?: number }): CampaignsPage {
@@ -360,7 +354,7 @@ export function createCampaign(ctx: Ctx, input: CampaignInput): CampaignDto {
     publishCampaign(ctx, events, actor.companyId, row.id, 'create')
     return row.id
   })
-  wakeRunner(ctx)
+  ctx.jobs.wake('campaigns')
   return getCampaign(ctx, id)
 }
 
@@ -402,7 +396,7 @@ export function updateCampaign(ctx: Ctx, id: number, input: CampaignInput): Camp
     ).run(...writeValues(r), ctx.clock.now(), id, actor.companyId)
     publishCampaign(ctx, events, actor.companyId, id, 'update')
   })
-  wakeRunner(ctx)
+  ctx.jobs.wake('campaigns')
   return getCampaign(ctx, id)
 }
 
@@ -454,7 +448,7 @@ function transition(
     stmt(ctx.sqlite, sql).run(ctx.clock.now(), id)
     publishCampaign(ctx, events, actor.companyId, id, 'update')
   })
-  wakeRunner(ctx)
+  ctx.jobs.wake('campaigns')
   return getCampaign(ctx, id)
 }
 

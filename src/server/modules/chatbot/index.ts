@@ -16,21 +16,21 @@ export type Chatbot = {
   timers: ChatbotTimers
   /** What the boot catch-up answered (catchup.ts). */
   caughtUp: CatchUpResult
-  stop: () => void
+  /** Resolves once the timers' sweep under way (if any) is over. */
+  stop: () => Promise<void>
 }
 
-const running = new WeakMap<object, Chatbot>()
-
-/** Starts the chatbot on these deps (once per database). */
+/** Starts the chatbot on these deps (once per registry, until stopped). */
 export function startChatbot(
   deps: Deps,
   options: { inbound?: Inbound; sweepIntervalMs?: number } = {},
 ): Chatbot {
-  const existing = running.get(deps.sqlite)
+  const existing = chatbotOf(deps)
   if (existing) return existing
   const runner = new ChatbotRunner(deps)
   const caughtUp = catchUp(deps, runner)
-  const timers = new ChatbotTimers(deps, options.sweepIntervalMs).start()
+  const timers = new ChatbotTimers(deps, options.sweepIntervalMs)
+  timers.start()
   const inbound = options.inbound ?? inboundOf(deps)
   const unsubscribe = inbound?.onStored((_conn, event, stored) => {
     if (event.ref.fromMe) return
@@ -49,14 +49,13 @@ export function startChatbot(
     stop: () => {
       unsubscribe?.()
       stopCalls()
-      timers.stop()
-      running.delete(deps.sqlite)
+      deps.jobs.drop('chatbot')
+      return timers.stop()
     },
   }
-  running.set(deps.sqlite, chatbot)
-  return chatbot
+  return deps.jobs.use('chatbot', () => chatbot)
 }
 
-export function chatbotOf(deps: Pick<Deps, 'sqlite'>): Chatbot | undefined {
-  return running.get(deps.sqlite)
+export function chatbotOf(deps: Pick<Deps, 'jobs'>): Chatbot | undefined {
+  return deps.jobs.peek<Chatbot>('chatbot')
 }

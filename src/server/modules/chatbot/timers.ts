@@ -13,10 +13,10 @@
  *
  * Each ticket is its own transaction; messages are sent after commit.
  */
-import type { TimerHandle } from '../../clock'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
 import { stmt } from '../../db/statements'
+import { IntervalJob } from '../../jobs/interval'
 import { afterOutboundCommit } from '../messages/outbound'
 import { transferNotice } from '../tickets/notices'
 import { moveTicket, writeTemplate } from './apply'
@@ -30,36 +30,21 @@ type ExpireRow = { id: number; companyId: number; minutes: number; message: stri
 
 const BATCH = 200
 
-export class ChatbotTimers {
-  private handle: TimerHandle | undefined
-  private running = false
-
+/** Sweeps now (what fell due while the server was down), then every interval. */
+export class ChatbotTimers extends IntervalJob {
   constructor(
     private readonly deps: Deps,
-    private readonly intervalMs = 30_000,
-  ) {}
-
-  /** Sweeps now (what fell due while the server was down), then every interval. */
-  start() {
-    if (this.running) return this
-    this.running = true
-    this.tick()
-    return this
+    intervalMs = 30_000,
+  ) {
+    super(deps.clock, intervalMs)
   }
 
-  stop() {
-    this.running = false
-    if (this.handle !== undefined) this.deps.clock.clearTimeout(this.handle)
-    this.handle = undefined
+  protected tick() {
+    this.sweep()
   }
 
-  private tick() {
-    try {
-      this.sweep()
-    } catch (err) {
-      this.deps.log.error('chatbot timers: sweep failed', { error: (err as Error).message })
-    }
-    if (this.running) this.handle = this.deps.clock.setTimeout(() => this.tick(), this.intervalMs)
+  protected failed(err: Error) {
+    this.deps.log.error('chatbot timers: sweep failed', { error: err.message })
   }
 
   /** One sweep over every connection's timers. */

@@ -7,6 +7,7 @@
  */
 import type { Deps } from '../../context'
 import { transact } from '../../context'
+import type { Job } from '../../jobs/registry'
 import { type ConnectionDoor, doorOf } from '../outbound/door'
 import { sqliteOf } from '../tickets/dto'
 import { publishItem as publishItemRow } from './live'
@@ -14,9 +15,7 @@ import { publishItem as publishItemRow } from './live'
 export const CHECK_BATCH = 25
 export const CHECK_PAUSE_MS = 2_000
 
-type Checker = { kick(companyId: number): void; running(companyId: number): boolean }
-
-const checkers = new WeakMap<object, Checker>()
+type Checker = { kick(companyId: number): void; running(companyId: number): boolean; stop(): Promise<void> }
 
 /** The door of the company's default connection (else any connected one), when one is connected now. */
 function connectedDoor(deps: Deps, companyId: number): ConnectionDoor | undefined {
@@ -34,10 +33,26 @@ function connectedDoor(deps: Deps, companyId: number): ConnectionDoor | undefine
 
 type Unchecked = { id: number; number: string }
 
+/** The server's one checker (per jobs registry). */
 export function validityChecker(deps: Deps): Checker {
-  const known = checkers.get(deps.sqlite)
-  if (known) return known
-  const active = new Set<number>()
+  return deps.jobs.use('checker', () => newChecker(deps))
+}
+
+function newChecker(deps: Deps): Checker {
+  const active = new Map<number, Promise<void>>()
+  let stopped = false
+  // The pauses under way, so a stop need not wait them out.
+  const pauses = new Set<() => void>()
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        pauses.delete(done)
+        deps.clock.clearTimeout(handle)
+        resolve()
+      }
+      const handle = deps.clock.setTimeout(done, CHECK_PAUSE_MS)
+      pauses.add(done)
+    })
 
   const step = async (companyId: number): Promise<boolean> => {
     const door = connectedDoor(deps, companyId)
@@ -74,7 +89,7 @@ export function validityChecker(deps: Deps): Checker {
 
   const loop = async (companyId: number) => {
     try {
-      while (await step(companyId)) await new Promise<void>((r) => deps.clock.setTimeout(r, CHECK_PAUSE_MS))
+      while (!stopped && (await step(companyId)) && !stopped) await pause()
     } catch (err) {
       deps.log.warn('contact list check failed', { companyId, error: (err as Error).message })
     } finally {
@@ -84,14 +99,23 @@ export function validityChecker(deps: Deps): Checker {
 
   const checker: Checker = {
     kick(companyId) {
-      if (active.has(companyId)) return
-      active.add(companyId)
-      void loop(companyId)
+      if (stopped || active.has(companyId)) return
+      active.set(companyId, loop(companyId))
     },
     running: (companyId) => active.has(companyId),
+    // The unknown items stay unknown: the next start checks them.
+    stop: async () => {
+      stopped = true
+      for (const wake of [...pauses]) wake()
+      await Promise.all([...active.values()])
+    },
   }
-  checkers.set(deps.sqlite, checker)
   return checker
+}
+
+/** The checks as a background job: the start resumes them; the stop ends each loop after its batch. */
+export function checkerJob(deps: Deps): Job {
+  return { start: () => resumeValidityChecks(deps), stop: () => validityChecker(deps).stop() }
 }
 
 /** At boot: every company with unknown items gets its check going again (it stops at once if no connection is up). */

@@ -5,7 +5,7 @@ import { plans } from '../../db/schema'
 import { createHarness, type Harness } from '../../test/harness'
 import { uploadTo } from '../../test/probe'
 import { setTricked } from '../contacts/testing'
-import { CHECK_BATCH, CHECK_PAUSE_MS } from './checker'
+import { CHECK_BATCH, CHECK_PAUSE_MS, validityChecker } from './checker'
 import { importRunner } from './imports'
 
 /** A spreadsheet file from rows (the first row is the header), in either format. */
@@ -339,6 +339,27 @@ describe('contact lists', () => {
     await flushMicrotasks()
     const items = itemsOf(h, list.id)
     expect(items.every((i) => i.valid === (i.number.endsWith('0') ? 0 : 1))).toBe(true)
+  })
+
+  test('a stop ends the check after its batch, at once; the rest stay unknown for the next start', async () => {
+    const { h, admin, list } = await setup()
+    const rows: unknown[][] = [['nome', 'numero']]
+    for (let i = 0; i < CHECK_BATCH + 5; i++) rows.push([`P ${i}`, `551190000${String(i).padStart(4, '0')}`])
+    const conn = h.makeConnection(h.a.id, { isDefault: true })
+    await h.deps.channels.start(conn)
+    const fake = h.sessions.get(conn.id)!
+    await fake.emit({ t: 'status', status: 'CONNECTED' })
+    fake.checkNumbers = async (phones) =>
+      phones.map((phone) => ({ phone, exists: true, jid: `${phone}@s.whatsapp.net` }))
+    await upload(h, admin.token, `/contact-lists/${list.id}/upload`, sheetFile(rows, 'xlsx'))
+    await flushMicrotasks()
+    const checker = validityChecker(h.deps)
+    expect(checker.running(h.a.id)).toBe(true) // pausing between batches
+    await checker.stop() // without the clock moving: the pause is cut short
+    expect(checker.running(h.a.id)).toBe(false)
+    await h.clock.advance(CHECK_PAUSE_MS)
+    await flushMicrotasks()
+    expect(itemsOf(h, list.id).filter((i) => i.valid === null)).toHaveLength(5)
   })
 })
 

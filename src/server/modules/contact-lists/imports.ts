@@ -22,6 +22,7 @@ import { AppError } from '../../../shared/errors'
 import { isoString } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact } from '../../context'
+import type { Job } from '../../jobs/registry'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
 import { sqliteOf } from '../tickets/dto'
@@ -272,15 +273,17 @@ function seenBefore(rows: SheetRow[], processed: number): Set<string> {
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-type Runner = { enqueue(id: number): void; idle(): Promise<void> }
-const runners = new WeakMap<object, Runner>()
+type Runner = { enqueue(id: number): void; idle(): Promise<void>; stop(): Promise<void> }
 
 /** One runner per server: jobs run one at a time, in the order they came. */
 export function importRunner(deps: Deps): Runner {
-  const known = runners.get(deps.sqlite)
-  if (known) return known
+  return deps.jobs.use('imports', () => newImportRunner(deps))
+}
+
+function newImportRunner(deps: Deps): Runner {
   const queue: number[] = []
   let current: Promise<void> | null = null
+  let stopped = false
 
   const runJob = async (id: number) => {
     const start = jobRow(deps.sqlite, id)
@@ -336,6 +339,8 @@ export function importRunner(deps: Deps): Runner {
           return done
         })
         if (finished) break
+        // Stopping: the committed progress is where the next start goes on.
+        if (stopped) return
         await yieldToLoop()
       }
       if (start.target === 'contactList') validityChecker(deps).kick(start.companyId)
@@ -355,7 +360,7 @@ export function importRunner(deps: Deps): Runner {
   }
 
   const drain = async () => {
-    while (queue.length > 0) await runJob(queue.shift()!)
+    while (queue.length > 0 && !stopped) await runJob(queue.shift()!)
     current = null
   }
 
@@ -368,9 +373,18 @@ export function importRunner(deps: Deps): Runner {
     idle: async () => {
       while (current) await current
     },
+    stop: async () => {
+      stopped = true
+      queue.length = 0
+      await current
+    },
   }
-  runners.set(deps.sqlite, runner)
   return runner
+}
+
+/** The imports as a background job: the start resumes them; the stop ends the one under way after its chunk. */
+export function importsJob(deps: Deps): Job {
+  return { start: () => resumeImports(deps), stop: () => importRunner(deps).stop() }
 }
 
 /** At boot: unfinished jobs continue where their last committed chunk left them. */

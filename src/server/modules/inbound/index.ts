@@ -400,19 +400,18 @@ export class Inbound {
   }
 }
 
-const running = new WeakMap<object, Inbound>()
-
-/** Starts the inbound pipeline on these deps (once per database): serve.ts at boot, the test harness. */
+/** Starts the inbound pipeline on these deps (once per registry): the jobs' catalogue, the benchmark. */
 export function startInbound(deps: Deps): Inbound {
-  let inbound = running.get(deps.sqlite)
-  if (!inbound) {
-    inbound = new Inbound(deps).start()
-    running.set(deps.sqlite, inbound)
-  }
-  return inbound
+  return deps.jobs.use('inbound', () => new Inbound(deps).start())
+}
+
+/** Stops the pipeline (serve's shutdown, after the sessions): held messages are stored first. */
+export function stopInbound(deps: Pick<Deps, 'jobs'>) {
+  inboundOf(deps)?.stop()
+  deps.jobs.drop('inbound')
 }
 
 /** The running pipeline of these deps (or a ctx made of them): the media retry route. */
-export function inboundOf(deps: Pick<Deps, 'sqlite'>): Inbound | undefined {
-  return running.get(deps.sqlite)
+export function inboundOf(deps: Pick<Deps, 'jobs'>): Inbound | undefined {
+  return deps.jobs.peek<Inbound>('inbound')
 }

@@ -41,7 +41,8 @@ beforeEach(async () => {
 describe('issuing invoices', () => {
   test('from 10 days before the due date, one per period, by the job on the clock', () => {
     setDue(h.a.id, '2026-12-05') // 14 days ahead
-    const job = new InvoiceJob(h.deps).start()
+    const job = new InvoiceJob(h.deps)
+    job.start()
     expect(invoicesOf(h.a.id)).toHaveLength(0)
     h.clock.advance(3 * DAY) // 2026-11-24: 11 days ahead
     expect(invoicesOf(h.a.id)).toHaveLength(0)
@@ -91,12 +92,14 @@ describe('issuing invoices', () => {
   test('a restart catches up with what fell due while the server was down', () => {
     setDue(h.a.id, '2026-12-20')
     setDue(h.b.id, '2026-11-28')
-    const first = new InvoiceJob(h.deps).start()
+    const first = new InvoiceJob(h.deps)
+    first.start()
     expect(invoicesOf(h.b.id)).toHaveLength(1)
     first.stop() // down for three weeks: no timer fires
     h.clock.set(h.clock.now() + 21 * DAY)
     expect(invoicesOf(h.a.id)).toHaveLength(0)
-    const second = new InvoiceJob(h.deps).start() // boot: sweeps at once
+    const second = new InvoiceJob(h.deps)
+    second.start() // boot: sweeps at once
     expect(invoicesOf(h.a.id).map((i) => i.dueDate)).toEqual(['2026-12-20'])
     expect(invoicesOf(h.b.id)).toHaveLength(1)
     expect(h.clock.delays()).toEqual([INVOICE_SWEEP_MS])
@@ -253,7 +256,8 @@ describe('PUT /invoices/{id} (the super user marks paid)', () => {
 })
 
 test('the job fires hourly on the injected clock', () => {
-  const job = new InvoiceJob(h.deps).start()
+  const job = new InvoiceJob(h.deps)
+  job.start()
   setDue(h.a.id, '2026-12-01')
   expect(invoicesOf(h.a.id)).toHaveLength(0) // set after the boot sweep
   h.clock.advance(HOUR)

@@ -459,16 +459,11 @@ export class OutboundSender {
   }
 }
 
-const senders = new WeakMap<object, OutboundSender>()
-
-/** The server's one sender (per database): every outbound path and the boot share it. */
+/** The server's one sender (per jobs registry): every outbound path and the boot share it. */
 export function outboundSender(deps: Deps, options?: Partial<OutboundSenderOptions>): OutboundSender {
-  let sender = senders.get(deps.sqlite)
-  if (!sender) {
+  return deps.jobs.use('outbound', () => {
     // A Ctx is Deps plus an actor: keep the deps only.
     const { actor: _actor, ...plain } = deps as Deps & { actor?: unknown }
-    sender = new OutboundSender(plain as Deps, options)
-    senders.set(deps.sqlite, sender)
-  }
-  return sender
+    return new OutboundSender(plain as Deps, options)
+  })
 }

@@ -183,15 +183,9 @@ export class ConnectionDoor {
   }
 }
 
-const doors = new WeakMap<object, Map<number, ConnectionDoor>>()
-
-/** The connection's one door (per database, as the senders that use it). */
+/** The connection's one door (per jobs registry, as the senders that use it). */
 export function doorOf(deps: Deps, connectionId: number): ConnectionDoor {
-  let byConnection = doors.get(deps.sqlite)
-  if (!byConnection) {
-    byConnection = new Map()
-    doors.set(deps.sqlite, byConnection)
-  }
+  const byConnection = deps.jobs.use('doors', () => new Map<number, ConnectionDoor>())
   let door = byConnection.get(connectionId)
   if (!door) {
     // A Ctx is Deps plus an actor: keep the deps only.

@@ -31,6 +31,7 @@ import { assertCompanyOpen } from '../../access/company-access'
 import type { TimerHandle } from '../../clock'
 import { type Ctx, type Deps, transact } from '../../context'
 import { stmt } from '../../db/statements'
+import type { Job } from '../../jobs/registry'
 import { mediaFilePath, storeMedia } from '../../media/store'
 import { formatOfMime, mediaTypeOf } from '../../media/types'
 import type { EventBuffer } from '../../realtime/hub'
@@ -39,7 +40,9 @@ import { userScope } from '../tickets/access'
 import { recordTicketEvent } from '../tickets/events'
 import { assertMayWriteToContact } from '../tickets/held'
 import { activeTicketRow, insertTicket } from '../tickets/rows'
-import { nextOccurrenceOf, publishSchedule, SCHEDULE_COLUMNS, type ScheduleRow } from './service'
+import { scheduleConnection } from './connection'
+import { nextOccurrenceOf, publishSchedule, SCHEDULE_COLUMNS, type ScheduleRow } from './rows'
+import { settleSchedules } from './settle'
 
 export type ScheduleRunnerOptions = {
   /** How often schedules whose message is still on its way are looked at again. */
@@ -54,7 +57,7 @@ const MAX_REASON = 500
 
 type Claimed = { scheduleId: number; companyId: number; messageId: number } | null
 
-export class ScheduleRunner {
+export class ScheduleRunner implements Job {
   private timer: TimerHandle | null = null
   private running: Promise<void> | null = null
   private again = false
@@ -74,24 +77,17 @@ export class ScheduleRunner {
     return this.run()
   }
 
-  /** Stops the timer (shutdown, tests); rows keep their state for the next start. */
-  stop() {
+  /** Stops the timer (shutdown, tests) and resolves after the pass under way; rows keep their state. */
+  stop(): Promise<void> {
     this.started = false
     if (this.timer != null) this.deps.clock.clearTimeout(this.timer)
     this.timer = null
+    return this.running ?? Promise.resolve()
   }
 
   /** Something changed (a schedule saved, retried): look again now. */
   wake() {
     if (this.started) void this.run()
-  }
-
-  /** A retried schedule's message went back in line: send it and settle the schedule. */
-  follow(scheduleId: number, messageId: number) {
-    void outboundSender(this.deps)
-      .kick([messageId])
-      .then(() => this.settle(scheduleId))
-      .then(() => this.wake())
   }
 
   /** One pass (passes never overlap: a request during one runs another after it). */
@@ -156,57 +152,9 @@ export class ScheduleRunner {
     }, delay)
   }
 
-  /**
-   * ENVIANDO -> ENVIADA or ERRO, from the state of the schedule's message (all of them, or one). A message
-   * still queued or sending is left to the sender.
-   */
+  /** ENVIANDO -> ENVIADA or ERRO from the schedules' messages (settle.ts). */
   settle(scheduleId?: number) {
-    const rows = stmt<
-      {
-        id: number
-        companyId: number
-        messageId: number | null
-        sendState: string | null
-        sendError: string | null
-        isDeleted: number | null
-        sentAt: number | null
-      },
-      [number | null]
-    >(
-      this.deps.sqlite,
-      `SELECT s.id, s.company_id AS companyId, s.message_id AS messageId, m.send_state AS sendState,
-              m.send_error AS sendError, m.is_deleted AS isDeleted, m.updated_at AS sentAt
-         FROM schedules s LEFT JOIN messages m ON m.id = s.message_id
-        WHERE s.status = 'ENVIANDO' AND (?1 IS NULL OR s.id = ?1)`,
-    ).all(scheduleId ?? null)
-    for (const r of rows) {
-      if (r.sendState === 'queued' || r.sendState === 'sending') continue
-      const now = this.deps.clock.now()
-      transact(this.deps, (_tx, events) => {
-        let changed: number
-        if (r.sendState === 'sent')
-          changed = this.deps.sqlite
-            .query(
-              `UPDATE schedules SET status = 'ENVIADA', sent_at = ?, error = NULL, updated_at = ?
-                WHERE id = ? AND status = 'ENVIANDO'`,
-            )
-            .run(Math.min(r.sentAt ?? now, now), now, r.id).changes
-        else {
-          const reason =
-            r.sendState === 'failed'
-              ? (r.sendError ?? 'ERR_SENDING_WAPP_MSG')
-              : r.messageId == null
-                ? 'ERR_SEND_INTERRUPTED: interrupted before its message was written; retry to send it'
-                : 'ERR_SENDING_WAPP_MSG: the message was deleted before it was sent'
-          changed = this.deps.sqlite
-            .query(
-              `UPDATE schedules SET status = 'ERRO', error = ?, updated_at = ? WHERE id = ? AND status = 'ENVIANDO'`,
-            )
-            .run(reason.slice(0, MAX_REASON), now, r.id).changes
-        }
-        if (changed) publishSchedule(this.deps, events, r.companyId, r.id, 'update')
-      })
-    }
+    settleSchedules(this.deps, scheduleId)
   }
 
   /**
@@ -404,25 +352,6 @@ export class ScheduleRunner {
 
 class Lost extends Error {}
 
-/** The connection a schedule sends from: its own, else the company's default (then its first); null if none. */
-export function scheduleConnection(
-  sqlite: Database,
-  row: Pick<ScheduleRow, 'companyId' | 'whatsappId'>,
-): number | null {
-  if (row.whatsappId != null) {
-    const own = stmt<{ id: number }, [number, number]>(
-      sqlite,
-      'SELECT id FROM whatsapps WHERE id = ? AND company_id = ?',
-    ).get(row.whatsappId, row.companyId)
-    if (own) return own.id
-  }
-  const fallback = stmt<{ id: number }, [number]>(
-    sqlite,
-    'SELECT id FROM whatsapps WHERE company_id = ? ORDER BY is_default DESC, id LIMIT 1',
-  ).get(row.companyId)
-  return fallback?.id ?? null
-}
-
 function connectionOf(sqlite: Database, row: ScheduleRow): number {
   const id = scheduleConnection(sqlite, row)
   if (id == null)
@@ -432,15 +361,10 @@ function connectionOf(sqlite: Database, row: ScheduleRow): number {
   return id
 }
 
-const runners = new WeakMap<object, ScheduleRunner>()
-
-/** The server's one runner (per database): serve.ts starts it, services wake it. */
+/** The server's one runner (per jobs registry): the jobs' catalogue starts it, services wake it (`ctx.jobs`). */
 export function scheduleRunner(deps: Deps, options?: Partial<ScheduleRunnerOptions>): ScheduleRunner {
-  let runner = runners.get(deps.sqlite)
-  if (!runner) {
+  return deps.jobs.use('schedules', () => {
     const { actor: _actor, ...plain } = deps as Deps & { actor?: unknown }
-    runner = new ScheduleRunner(plain as Deps, options)
-    runners.set(deps.sqlite, runner)
-  }
-  return runner
+    return new ScheduleRunner(plain as Deps, options)
+  })
 }

@@ -290,6 +290,18 @@ describe('schedules API', () => {
     expect(removed.body.mediaPath).toBeNull()
   })
 
+  test('saving a schedule wakes the runner the jobs started, through the context (the service imports no runner)', async () => {
+    const { h, admin, contact } = await setup()
+    await connected(h, h.a.id)
+    await h.deps.jobs.start(['schedules']) // nothing pending: the runner sleeps its longest
+    const id = (
+      await admin.post('/schedules', { body: 'Acordou', contactId: contact.id, sendAt: iso(h, 1000) })
+    ).body.id
+    await h.clock.tick(1000) // only a woken runner has planned for this one
+    expect((await admin.get(`/schedules/${id}`)).body.status).toBe('ENVIADA')
+    await h.deps.jobs.stop()
+  })
+
   test('a sent schedule is locked: no update, no new attachment', async () => {
     const { h, admin, contact } = await setup()
     await connected(h, h.a.id)

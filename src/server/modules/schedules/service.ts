@@ -10,140 +10,35 @@ import type { Database } from 'bun:sqlite'
 import { unlinkSync } from 'node:fs'
 import { AppError, fieldError } from '../../../shared/errors'
 import {
-  nextOccurrence,
-  type RepeatRule,
   repeatRuleOf,
   SCHEDULE_BODY_MIN,
   SCHEDULES_PAGE_SIZE,
   type ScheduleDto,
-  type ScheduleStatus,
   type SchedulesPage,
 } from '../../../shared/scheduled-messages'
 import type { ListSchedulesQuery, ScheduleInput } from '../../../shared/schemas/scheduled-messages'
 import { instantOf, parseWallTime } from '../../../shared/timezone'
-import { isoString } from '../../clock'
-import type { Ctx, Deps } from '../../context'
+import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
-import { signedMediaUrl } from '../../media/sign'
 import { cleanFileName, mediaFilePath, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
-import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { maskName, type NumberVisibility, numberVisibility } from '../contacts/mask'
+import { numberVisibility } from '../contacts/mask'
 import { companyTimeZone } from '../settings/service'
 import { actorScope } from '../tickets/access'
 import { assertMayWriteToContact } from '../tickets/held'
-import { scheduleConnection, scheduleRunner } from './runner'
-
-/** A schedule row as the service reads it. */
-export type ScheduleRow = {
-  id: number
-  companyId: number
-  body: string
-  contactId: number
-  sendAt: number
-  sentAt: number | null
-  status: ScheduleStatus
-  openTicket: 'enabled' | 'disabled'
-  ticketUserId: number | null
-  queueId: number | null
-  statusTicket: 'open' | 'closed'
-  whatsappId: number | null
-  userId: number | null
-  mediaPath: string | null
-  mediaName: string | null
-  mediaMime: string | null
-  error: string | null
-  attempts: number
-  claimedAt: number | null
-  messageId: number | null
-  ticketId: number | null
-  repeat: string | null
-  seriesId: number | null
-  createdAt: number
-  updatedAt: number
-}
-
-export const SCHEDULE_COLUMNS = `s.id, s.company_id AS companyId, s.body, s.contact_id AS contactId, s.send_at AS sendAt,
-  s.sent_at AS sentAt, s.status, s.open_ticket AS openTicket, s.ticket_user_id AS ticketUserId,
-  s.queue_id AS queueId, s.status_ticket AS statusTicket, s.whatsapp_id AS whatsappId, s.user_id AS userId,
-  s.media_path AS mediaPath, s.media_name AS mediaName, s.media_mime AS mediaMime, s.error, s.attempts,
-  s.claimed_at AS claimedAt, s.message_id AS messageId, s.ticket_id AS ticketId, s.repeat,
-  s.series_id AS seriesId, s.created_at AS createdAt, s.updated_at AS updatedAt`
-
-type ListRow = ScheduleRow & { contactName: string | null; contactNumber: string | null }
-
-export function parseRepeat(text: string | null): RepeatRule | null {
-  if (!text) return null
-  try {
-    const rule = JSON.parse(text) as RepeatRule
-    return rule && typeof rule === 'object' && typeof rule.freq === 'string' ? rule : null
-  } catch {
-    return null
-  }
-}
-
-/** A schedule as a reader gets it: a contact name that is the number is masked unless they see numbers. */
-export function toScheduleDto(
-  deps: Pick<Deps, 'secrets' | 'clock'>,
-  row: ListRow,
-  visibility: NumberVisibility = 'disabled',
-): ScheduleDto {
-  return {
-    id: row.id,
-    companyId: row.companyId,
-    body: row.body,
-    contactId: row.contactId,
-    contact: { id: row.contactId, name: maskName(row.contactName ?? '', row.contactNumber, visibility) },
-    sendAt: isoString(row.sendAt),
-    sentAt: row.sentAt == null ? null : isoString(row.sentAt),
-    status: row.status,
-    openTicket: row.openTicket,
-    ticketUserId: row.ticketUserId,
-    queueId: row.queueId,
-    statusTicket: row.statusTicket,
-    whatsappId: row.whatsappId,
-    userId: row.userId,
-    mediaPath: row.mediaPath,
-    mediaName: row.mediaName,
-    mediaUrl: row.mediaPath ? signedMediaUrl(deps, row.companyId, row.mediaPath) : null,
-    error: row.error,
-    attempts: row.attempts,
-    ticketId: row.ticketId,
-    repeat: parseRepeat(row.repeat),
-    seriesId: row.seriesId,
-    createdAt: isoString(row.createdAt),
-    updatedAt: isoString(row.updatedAt),
-  }
-}
-
-const ONE_SQL = `SELECT ${SCHEDULE_COLUMNS}, c.name AS contactName, c.number AS contactNumber FROM schedules s
-  LEFT JOIN contacts c ON c.id = s.contact_id WHERE s.id = ? AND s.company_id = ?`
-
-/** The one way to load a schedule: another company's id is simply not found. */
-export function scheduleInCompany(sqlite: Database, companyId: number, id: number): ListRow {
-  const row = stmt<ListRow, [number, number]>(sqlite, ONE_SQL).get(id, companyId)
-  if (!row) throw new AppError('ERR_NO_SCHEDULE_FOUND', 'Schedule not found')
-  return row
-}
-
-/** Publishes a schedule's current state to the company (inside the caller's transaction). */
-export function publishSchedule(
-  deps: Deps,
-  events: EventBuffer,
-  companyId: number,
-  id: number,
-  action: 'create' | 'update',
-) {
-  const row = stmt<ListRow, [number, number]>(deps.sqlite, ONE_SQL).get(id, companyId)
-  if (!row) return
-  events.publish(rooms.company(companyId), channel(companyId, 'schedule'), {
-    action,
-    schedule: toScheduleDto(deps, row),
-  })
-}
+import { scheduleConnection } from './connection'
+import {
+  type ListRow,
+  publishSchedule,
+  SCHEDULE_COLUMNS,
+  type ScheduleRow,
+  scheduleInCompany,
+  toScheduleDto,
+} from './rows'
+import { followRetried } from './settle'
 
 type ListParams = { companyId: number; term: string | null; contactId: number | null; full: number }
 
@@ -314,7 +209,7 @@ export function createSchedule(ctx: Ctx, input: ScheduleInput): ScheduleDto {
     publishSchedule(ctx, events, actor.companyId, id, 'create')
     return id
   })
-  scheduleRunner(ctx).wake()
+  ctx.jobs.wake('schedules')
   return getSchedule(ctx, id)
 }
 
@@ -363,7 +258,7 @@ export function updateSchedule(ctx: Ctx, id: number, input: ScheduleInput): Sche
       )
     publishSchedule(ctx, events, companyId, id, 'update')
   })
-  scheduleRunner(ctx).wake()
+  ctx.jobs.wake('schedules')
   return getSchedule(ctx, id)
 }
 
@@ -501,15 +396,7 @@ export function retrySchedule(ctx: Ctx, id: number): ScheduleDto {
     publishSchedule(ctx, events, companyId, id, 'update')
     return messageId
   })
-  const runner = scheduleRunner(ctx)
-  if (requeued != null) runner.follow(id, requeued)
-  else runner.wake()
+  if (requeued != null) followRetried(ctx, id, requeued)
+  else ctx.jobs.wake('schedules')
   return getSchedule(ctx, id)
-}
-
-/** The next occurrence of a series after `row` (written when `row` is claimed), or null. */
-export function nextOccurrenceOf(deps: Deps, row: ScheduleRow, now: number): number | null {
-  const rule = parseRepeat(row.repeat)
-  if (!rule) return null
-  return nextOccurrence(rule, Math.max(row.sendAt, now), companyTimeZone(deps.sqlite, row.companyId))
 }

@@ -17,6 +17,7 @@
  */
 import type { Database } from 'bun:sqlite'
 import type { Clock, TimerHandle } from '../../clock'
+import type { Jobs } from '../../jobs/registry'
 import type { Logger } from '../../logger'
 
 /** Which messages the index holds. */
@@ -29,7 +30,7 @@ export type SearchIndexerOptions = {
   batchSize?: number
 }
 
-type IndexerDeps = { sqlite: Database; clock: Clock; log: Logger }
+type IndexerDeps = { sqlite: Database; clock: Clock; log: Logger; jobs: Jobs }
 
 export class SearchIndexer {
   private timer: TimerHandle | undefined
@@ -159,16 +160,9 @@ export function splitRowid(rowid: number | bigint): { ticketId: number; messageI
   return { ticketId: Number(big >> 32n), messageId: Number(big & 0xffffffffn) }
 }
 
-const registry = new WeakMap<Database, SearchIndexer>()
-
 /** The indexer of a database (one per server): the inbound pipeline starts it; writers kick it. */
 export function searchIndexerOf(deps: IndexerDeps): SearchIndexer {
-  let indexer = registry.get(deps.sqlite)
-  if (!indexer) {
-    indexer = new SearchIndexer(deps)
-    registry.set(deps.sqlite, indexer)
-  }
-  return indexer
+  return deps.jobs.use('search', () => new SearchIndexer(deps))
 }
 
 /** After committing new messages (outbound, notes, anything not inbound): they become searchable shortly. */
