@@ -3,13 +3,19 @@
  * number) with the message variant chosen for each and its variables filled; and which rows a reply's number is.
  */
 import type { Database } from 'bun:sqlite'
-import { readSettings } from './pacing'
+import { readSettings, type SettingsSource } from './pacing'
 import type { CampaignDbRow } from './service'
 
 /** The campaign's audience as shipping rows, and the campaign marked prepared (inside the caller's transaction). */
-export function prepareShippings(sqlite: Database, row: CampaignDbRow, now: number, random: () => number) {
+export function prepareShippings(
+  deps: SettingsSource,
+  row: CampaignDbRow,
+  now: number,
+  random: () => number,
+) {
+  const { sqlite } = deps
   const audience = audienceOf(sqlite, row)
-  const settings = readSettings(sqlite, row.companyId)
+  const settings = readSettings(deps, row.companyId)
   const messages = [row.message1, row.message2, row.message3, row.message4, row.message5]
   const confirmations = [
     row.confirmationMessage1,

@@ -4,15 +4,10 @@
  * warm-up. What the number already sent is the door's (outbound/counters.ts): it counts every sender.
  */
 import type { Database } from 'bun:sqlite'
-import {
-  campaignSettingsOf,
-  minutesOf,
-  WARMUP_FIRST_DAY,
-  WARMUP_MAX,
-  WARMUP_STEP,
-} from '../../../shared/campaign-settings'
+import { minutesOf, WARMUP_FIRST_DAY, WARMUP_MAX, WARMUP_STEP } from '../../../shared/campaign-settings'
 import { instantOf, wallTimeOf } from '../../../shared/timezone'
-import { stmt } from '../../db/statements'
+import type { Logger } from '../../logger'
+import { readCampaignSettings } from '../campaign-settings/service'
 import { sendingDaysBefore } from '../outbound/counters'
 
 /** The daily cap of a number's first days (no `dailyLimit` setting): 50 on day 1, +50 a day, up to 500. */
@@ -32,31 +27,16 @@ export type Protection = {
   window: { start: number; end: number } | null
 }
 
-function settingValues(sqlite: Database, companyId: number) {
-  try {
-    return stmt<{ key: string; value: string }, [number]>(
-      sqlite,
-      'SELECT key, value FROM campaign_settings WHERE company_id = ?',
-    )
-      .all(companyId)
-      .map((r) => {
-        try {
-          return { key: r.key, value: JSON.parse(r.value) as unknown }
-        } catch {
-          return { key: r.key, value: r.value as unknown }
-        }
-      })
-  } catch {
-    return []
-  }
+/** What the pace reads from: the database and the log a broken setting is reported to. */
+export type SettingsSource = { sqlite: Database; log: Logger }
+
+/** The company's campaign settings, read strictly (an unreadable table throws; a broken value is logged). */
+export function readSettings(deps: SettingsSource, companyId: number) {
+  return readCampaignSettings(deps, companyId)
 }
 
-export function readSettings(sqlite: Database, companyId: number) {
-  return campaignSettingsOf(settingValues(sqlite, companyId))
-}
-
-export function readPacing(sqlite: Database, companyId: number): Pacing {
-  const s = readSettings(sqlite, companyId)
+export function readPacing(deps: SettingsSource, companyId: number): Pacing {
+  const s = readSettings(deps, companyId)
   const sane = (n: number) => (Number.isFinite(n) && n >= 0 ? Math.min(n, 3_600) : 0)
   return {
     messageInterval: sane(s.messageInterval),
@@ -80,8 +60,8 @@ export function intervalAfter(n: number, p: Pacing, random: () => number): numbe
  * crossing midnight; absent or null: any hour) from the campaign settings, read as POST /campaign-settings
  * validates them (src/shared/campaign-settings.ts).
  */
-export function readProtection(sqlite: Database, companyId: number): Protection {
-  const s = readSettings(sqlite, companyId)
+export function readProtection(deps: SettingsSource, companyId: number): Protection {
+  const s = readSettings(deps, companyId)
   const start = minutesOf(s.sendWindow?.start)
   const end = minutesOf(s.sendWindow?.end)
   return {

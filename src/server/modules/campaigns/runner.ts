@@ -192,7 +192,7 @@ export class CampaignRunner {
           .query(`UPDATE campaigns SET status = 'EM_ANDAMENTO', updated_at = ? WHERE id = ?`)
           .run(now, id)
       else if (row.status !== 'EM_ANDAMENTO') return
-      if (row.preparedAt == null) prepareShippings(this.deps.sqlite, row, now, this.options.random)
+      if (row.preparedAt == null) prepareShippings(this.deps, row, now, this.options.random)
       publishCampaign(this.deps, events, row.companyId, id, 'update')
     })
   }

@@ -173,7 +173,7 @@ export class ConnectionSender {
       }
       const now = clock.now()
       const timeZone = companyTimeZone(sqlite, next.companyId)
-      const protection = readProtection(sqlite, next.companyId)
+      const protection = readProtection(this.deps, next.companyId)
       const windowWait = msUntilWindow(now, protection.window, timeZone)
       if (windowWait > 0) {
         this.runner.setWaiting(this.whatsappId, 'window')
@@ -259,7 +259,7 @@ export class ConnectionSender {
     const files = failure == null && !confirmationFirst ? await this.sendFiles(hand, to, next) : null
     this.settle(next, confirmationFirst, day, wid, failure, files?.problem ?? null)
     if (files?.restriction != null) this.runner.pauseRestricted(this.whatsappId, errorText(files.restriction))
-    const pacing = readPacing(this.deps.sqlite, next.companyId)
+    const pacing = readPacing(this.deps, next.companyId)
     return { gap: intervalAfter(sentToday + 1, pacing, this.runner.options.random) }
   }
 
@@ -271,7 +271,7 @@ export class ConnectionSender {
         WHERE c.whatsapp_id = ?`,
     ).get(this.whatsappId)?.at
     if (last == null) return 0
-    const pacing = readPacing(this.deps.sqlite, companyId)
+    const pacing = readPacing(this.deps, companyId)
     return last + intervalAfter(1, pacing, this.runner.options.random)
   }
 
