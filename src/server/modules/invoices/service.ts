@@ -28,6 +28,7 @@
  * company and `company-{id}-invoice` to its admins. An invoice already paid changes nothing (a payment seen
  * twice extends once).
  */
+
 import { and, eq, ne, sql } from 'drizzle-orm'
 import { AppError } from '../../../shared/errors'
 import { INVOICE_LEAD_DAYS, type InvoiceDto, type InvoicesPage } from '../../../shared/invoices'
@@ -36,12 +37,12 @@ import { isoDate, isoTime } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact, userActor } from '../../context'
 import type { DB } from '../../db/client'
+import { sqliteOf } from '../../db/connection'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { companies, type InvoiceRow, invoices } from '../../db/schema'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { sqliteOf } from '../tickets/dto'
 
 export const INVOICES_PAGE_SIZE = 20
 const DAY_MS = 86_400_000
