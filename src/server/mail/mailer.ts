@@ -11,7 +11,7 @@ export type Mail = { to: string; subject: string; text: string; html: string }
 
 export type MailSettings = { url: string; from: string }
 
-type Reader = Pick<Deps, 'db' | 'secrets' | 'env' | 'log'>
+type Reader = Pick<Deps, 'sqlite' | 'secrets' | 'env' | 'log'>
 
 const HOW_TO =
   'set BALCAO_SMTP_URL (smtp://user:pass@host:587, or smtps:// for TLS) and BALCAO_SMTP_FROM (e.g. "Balcão <no-reply@example.com>"), or fill in the SMTP fields in Settings as the super user'

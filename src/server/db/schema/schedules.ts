@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import type { ScheduleStatus } from '../../../shared/scheduled-messages'
 import { timestamps } from './columns'
 import { companies } from './companies'
 import { contacts } from './contacts'
@@ -30,11 +31,11 @@ export const schedules = sqliteTable(
     sendAt: integer('send_at').notNull(),
     sentAt: integer('sent_at'),
     /** PENDENTE, ENVIANDO, ENVIADA or ERRO. */
-    status: text('status').notNull().default('PENDENTE'),
-    openTicket: text('open_ticket').notNull().default('enabled'),
+    status: text('status').$type<ScheduleStatus>().notNull().default('PENDENTE'),
+    openTicket: text('open_ticket').$type<'enabled' | 'disabled'>().notNull().default('enabled'),
     ticketUserId: integer('ticket_user_id').references(() => users.id, { onDelete: 'set null' }),
     queueId: integer('queue_id').references(() => queues.id, { onDelete: 'set null' }),
-    statusTicket: text('status_ticket').notNull().default('closed'),
+    statusTicket: text('status_ticket').$type<'open' | 'closed'>().notNull().default('closed'),
     whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
     /** Who created it. */
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),

@@ -5,6 +5,7 @@
  * platform company), whose media folder holds its image. Changes are live to every socket of every company
  * (the global `announcement` event in the `everyone` room), after commit.
  */
+
 import type { Database } from 'bun:sqlite'
 import type {
   AnnouncementDto,
@@ -22,6 +23,7 @@ import type {
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { listPage, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
@@ -29,7 +31,6 @@ import { cleanFileName, removeStoredMedia, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import type { EventBuffer } from '../../realtime/hub'
 import { rooms } from '../../realtime/rooms'
-import { sqliteOf } from '../tickets/dto'
 
 /** The management page: 20 a page. */
 export const ANNOUNCEMENTS_PAGE_SIZE = 20

@@ -23,10 +23,12 @@
  * the connection's first queue (menu order), where attendants look for it. Before each write the ticket is read
  * again: once an attendant accepted it (open, or a user set), the bot stops.
  */
+
 import type { Database } from 'bun:sqlite'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
 import type { DB } from '../../db/client'
+import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
 import { moveTicket, systemCtx } from '../chatbot/apply'
@@ -158,7 +160,8 @@ export class BotDispatcher {
     const same = session && session.kind === target.kind && session.botId === target.botId
     if (same && session.status !== 'active') return true
     if (session && session.lastMessageId >= m.messageId) return true
-    const claimed = transact(this.deps, () => {
+    const claimed = transact(this.deps, (tx) => {
+      const sqlite = sqliteOf(tx)
       if (same) {
         const moved = stmt(
           sqlite,
@@ -302,9 +305,10 @@ export class BotDispatcher {
         reason: answer.reason ?? 'fallback',
       })
       transact(deps, (tx, events) => {
+        const sqlite = sqliteOf(tx)
         const now = this.current(target, turn.ticketId)
         if (!now) return
-        setBotSessionStatus(deps.sqlite, turn.ticketId, 'handedOff', deps.clock.now())
+        setBotSessionStatus(sqlite, turn.ticketId, 'handedOff', deps.clock.now())
         this.toFirstQueue(target, tx, events, now.ticket)
       })
       return
@@ -337,16 +341,18 @@ export class BotDispatcher {
       if (ids.length) void afterOutboundCommit(deps, ids)
     }
     transact(deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       const now = this.current(target, turn.ticketId)
       if (!now) return
       const at = deps.clock.now()
-      stmt(
-        deps.sqlite,
-        'UPDATE bot_sessions SET last_activity_at = ?, updated_at = ? WHERE ticket_id = ?',
-      ).run(at, at, turn.ticketId)
+      stmt(sqlite, 'UPDATE bot_sessions SET last_activity_at = ?, updated_at = ? WHERE ticket_id = ?').run(
+        at,
+        at,
+        turn.ticketId,
+      )
       const { ticket } = now
       if (answer.action === 'close') {
-        setBotSessionStatus(deps.sqlite, ticket.id, 'finished', at)
+        setBotSessionStatus(sqlite, ticket.id, 'finished', at)
         moveTicket(
           deps,
           tx,
@@ -356,12 +362,12 @@ export class BotDispatcher {
           'closed',
         )
       } else if (answer.action === 'transfer') {
-        setBotSessionStatus(deps.sqlite, ticket.id, 'handedOff', at)
+        setBotSessionStatus(sqlite, ticket.id, 'handedOff', at)
         const queueId = answer.queueId
         const valid =
           queueId != null &&
           stmt<{ id: number }, [number, number]>(
-            deps.sqlite,
+            sqlite,
             'SELECT id FROM queues WHERE id = ? AND company_id = ?',
           ).get(queueId, ticket.companyId)
         if (valid && queueId !== ticket.queueId)
@@ -372,7 +378,7 @@ export class BotDispatcher {
             queueId: queueId ?? null,
           })
       } else if (answer.action === 'handoff') {
-        setBotSessionStatus(deps.sqlite, ticket.id, 'handedOff', at)
+        setBotSessionStatus(sqlite, ticket.id, 'handedOff', at)
         this.toFirstQueue(target, tx, events, ticket)
       }
     })

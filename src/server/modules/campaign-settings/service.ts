@@ -3,6 +3,7 @@
  * its value as JSON text. A key without a row answers its default. Admins only (the route says so); the
  * campaigns engine reads the same rows through `readCampaignSettings`. A save publishes `company-{id}-campaignSettings` to the admins.
  */
+
 import type { Database } from 'bun:sqlite'
 import {
   CAMPAIGN_SETTING_DEFAULTS,
@@ -18,10 +19,10 @@ import {
 import type { CampaignSettingsInput } from '../../../shared/schemas/campaign-settings'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import type { Logger } from '../../logger'
 import { channel, rooms } from '../../realtime/rooms'
-import { sqliteOf } from '../tickets/dto'
 
 type Row = { key: string; value: string }
 

@@ -18,10 +18,12 @@
  *   `confirmationWaitMs` (24 h) expires the row. A campaign is FINALIZADA (with completedAt) when no row has work
  *   left.
  */
+
 import type { CampaignWaitingReason } from '../../../shared/api'
 import type { ContactRef } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
 import { type Deps, transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
 import { inboundOf } from '../inbound'
@@ -181,18 +183,18 @@ export class CampaignRunner {
 
   /** PROGRAMADA -> EM_ANDAMENTO with its shipping rows, once (prepared_at), in one transaction. */
   begin(id: number) {
-    transact(this.deps, (_tx, events) => {
-      const row = this.deps.sqlite
+    transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
+      const row = sqlite
         .query<CampaignDbRow, [number]>(`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns c WHERE c.id = ?`)
         .get(id)
       if (!row) return
       const now = this.deps.clock.now()
       if (row.status === 'PROGRAMADA' && (row.scheduledAt ?? 0) <= now)
-        this.deps.sqlite
-          .query(`UPDATE campaigns SET status = 'EM_ANDAMENTO', updated_at = ? WHERE id = ?`)
-          .run(now, id)
+        sqlite.query(`UPDATE campaigns SET status = 'EM_ANDAMENTO', updated_at = ? WHERE id = ?`).run(now, id)
       else if (row.status !== 'EM_ANDAMENTO') return
-      if (row.preparedAt == null) prepareShippings(this.deps, row, now, this.options.random)
+      if (row.preparedAt == null)
+        prepareShippings({ sqlite, log: this.deps.log }, row, now, this.options.random)
       publishCampaign(this.deps, events, row.companyId, id, 'update')
     })
   }
@@ -207,9 +209,10 @@ export class CampaignRunner {
         WHERE c.status = 'EM_ANDAMENTO' AND s.state = 'confirmation_requested' AND s.confirmation_requested_at <= ?`,
     ).all(before)
     if (!touched.length) return
-    transact(this.deps, (_tx, events) => {
+    transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       for (const t of touched) {
-        this.deps.sqlite
+        sqlite
           .query(
             `UPDATE campaign_shippings SET state = 'expired', updated_at = ?,
                     error = 'no answer to the confirmation message in time'
@@ -231,10 +234,11 @@ export class CampaignRunner {
              AND s.state IN (${OPEN_STATES.map((s) => `'${s}'`).join(', ')}))`,
     ).all()
     if (!done.length) return
-    transact(this.deps, (_tx, events) => {
+    transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       const now = this.deps.clock.now()
       for (const c of done) {
-        const changed = this.deps.sqlite
+        const changed = sqlite
           .query(
             `UPDATE campaigns SET status = 'FINALIZADA', completed_at = ?, waiting_reason = NULL, updated_at = ?
               WHERE id = ? AND status = 'EM_ANDAMENTO'`,
@@ -260,10 +264,11 @@ export class CampaignRunner {
       )
       .all(connectionId, numbers[0]!, numbers[1] ?? numbers[0]!, jids[0]!, jids[1] ?? jids[0]!)
     if (!rows.length) return
-    transact(this.deps, (_tx, events) => {
+    transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       const now = this.deps.clock.now()
       for (const r of rows) {
-        const changed = this.deps.sqlite
+        const changed = sqlite
           .query(
             `UPDATE campaign_shippings SET state = 'confirmed', confirmed_at = ?, updated_at = ?
               WHERE id = ? AND state = 'confirmation_requested'`,
@@ -283,9 +288,10 @@ export class CampaignRunner {
         WHERE whatsapp_id = ?1 AND status = 'EM_ANDAMENTO' AND waiting_reason IS NOT ?2`,
     ).all(whatsappId, reason)
     if (!changed.length) return
-    transact(this.deps, (_tx, events) => {
+    transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       for (const c of changed) {
-        this.deps.sqlite.query('UPDATE campaigns SET waiting_reason = ? WHERE id = ?').run(reason, c.id)
+        sqlite.query('UPDATE campaigns SET waiting_reason = ? WHERE id = ?').run(reason, c.id)
         publishCampaign(this.deps, events, c.companyId, c.id, 'update')
       }
     })
@@ -293,8 +299,9 @@ export class CampaignRunner {
 
   /** WhatsApp refused as restricted: every running campaign of the connection pauses until an admin resumes. */
   pauseRestricted(whatsappId: number, detail: string) {
-    transact(this.deps, (_tx, events) => {
-      const rows = this.deps.sqlite
+    transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
+      const rows = sqlite
         .query<{ id: number; companyId: number }, [number]>(
           `SELECT id, company_id AS companyId FROM campaigns
             WHERE whatsapp_id = ? AND status = 'EM_ANDAMENTO' AND paused_reason IS NULL`,
@@ -302,7 +309,7 @@ export class CampaignRunner {
         .all(whatsappId)
       const now = this.deps.clock.now()
       for (const c of rows) {
-        this.deps.sqlite
+        sqlite
           .query(
             `UPDATE campaigns SET paused_reason = 'restricted', paused_detail = ?, waiting_reason = NULL,
                     updated_at = ? WHERE id = ?`,

@@ -14,12 +14,14 @@
  *   running campaign of the connection pauses until an admin resumes it. A restriction another sender of the
  *   number met (the door's state) pauses them the same way before anything is claimed.
  */
+
 import type { Database } from 'bun:sqlite'
 import { existsSync } from 'node:fs'
 import type { CampaignWaitingReason } from '../../../shared/api'
 import type { ContactRef, OutboundContent } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
 import { type Deps, transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { mediaFilePath } from '../../media/store'
 import type { EventBuffer } from '../../realtime/hub'
@@ -293,7 +295,8 @@ export class ConnectionSender {
       return
     }
     const byPhone = new Map(answers.map((a) => [a.phone, a]))
-    transact(this.deps, (_tx, events) => {
+    transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       const now = this.deps.clock.now()
       let companyId = 0
       for (const r of rows) {
@@ -322,9 +325,10 @@ export class ConnectionSender {
 
   /** pending/confirmed -> *_sending, counted for the day, only while the campaign runs unpaused. */
   private claim(row: Shipping, confirmationFirst: boolean, day: string) {
-    return transact(this.deps, () => {
+    return transact(this.deps, (tx) => {
+      const sqlite = sqliteOf(tx)
       const now = this.deps.clock.now()
-      const changed = this.deps.sqlite
+      const changed = sqlite
         .query(
           `UPDATE campaign_shippings SET state = ?, claimed_at = ?, updated_at = ?
             WHERE id = ? AND state = ? AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = campaign_id
@@ -339,7 +343,7 @@ export class ConnectionSender {
           this.whatsappId,
         ).changes
       if (changed !== 1) return false
-      countSends(this.deps.sqlite, this.whatsappId, day, 1)
+      countSends(sqlite, this.whatsappId, day, 1)
       return true
     })
   }
@@ -389,12 +393,12 @@ export class ConnectionSender {
     failure: unknown,
     fileProblem: string | null = null,
   ) {
-    const sqlite = this.deps.sqlite
     const claimed = confirmationFirst ? 'confirmation_sending' : 'sending'
     const restricted = failure != null && isRestriction(failure)
     const notSent =
       failure != null && (restricted || (failure as { code?: string }).code === 'ERR_WAPP_NOT_INITIALIZED')
-    transact(this.deps, (_tx, events) => {
+    transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       const now = this.deps.clock.now()
       if (failure == null) {
         if (confirmationFirst)
@@ -416,7 +420,7 @@ export class ConnectionSender {
         sqlite
           .query('UPDATE campaign_shippings SET state = ?, updated_at = ? WHERE id = ? AND state = ?')
           .run(row.state, now, row.id, claimed)
-        countSends(this.deps.sqlite, this.whatsappId, day, -1)
+        countSends(sqlite, this.whatsappId, day, -1)
       } else {
         sqlite
           .query(

@@ -9,6 +9,7 @@
  * resumes it. Editable (PUT, media): INATIVA, PROGRAMADA with its start more than 1 hour ahead, or CANCELADA
  * (saving a cancelled campaign makes it INATIVA or PROGRAMADA again, for the people it has not reached yet).
  */
+
 import type { Database } from 'bun:sqlite'
 import type {
   CampaignCounts,
@@ -23,6 +24,7 @@ import { AppError, fieldError } from '../../../shared/errors'
 import type { CampaignInput } from '../../../shared/schemas/campaigns'
 import { isoString } from '../../clock'
 import { type Ctx, type Deps, transact, userActor } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
@@ -341,10 +343,11 @@ function writeValues(r: Resolved) {
 export function createCampaign(ctx: Ctx, input: CampaignInput): CampaignDto {
   const actor = userActor(ctx)
   const r = resolve(ctx, actor.companyId, input)
-  const id = transact(ctx, (_tx, events) => {
+  const id = transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
     const now = ctx.clock.now()
     const row = stmt<{ id: number }, (string | number | null)[]>(
-      ctx.sqlite,
+      sqlite,
       `INSERT INTO campaigns (name, message1, message2, message3, message4, message5, confirmation_message1,
          confirmation_message2, confirmation_message3, confirmation_message4, confirmation_message5, confirmation,
          scheduled_at, whatsapp_id, contact_list_id, tag_list_id, file_list_id, status, company_id, created_at,
@@ -381,13 +384,14 @@ export function updateCampaign(ctx: Ctx, id: number, input: CampaignInput): Camp
   const actor = userActor(ctx)
   assertEditable(ctx, campaignRowOf(ctx.sqlite, actor.companyId, id))
   const r = resolve(ctx, actor.companyId, input)
-  transact(ctx, (_tx, events) => {
+  transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
     // Checked again inside the transaction: the runner may have started it meanwhile.
-    const before = campaignRowOf(ctx.sqlite, actor.companyId, id)
+    const before = campaignRowOf(sqlite, actor.companyId, id)
     assertEditable(ctx, before)
-    if (before.status === 'CANCELADA') reopenCancelled(ctx.sqlite, id)
+    if (before.status === 'CANCELADA') reopenCancelled(sqlite, id)
     stmt(
-      ctx.sqlite,
+      sqlite,
       `UPDATE campaigns SET name = ?, message1 = ?, message2 = ?, message3 = ?, message4 = ?, message5 = ?,
          confirmation_message1 = ?, confirmation_message2 = ?, confirmation_message3 = ?, confirmation_message4 = ?,
          confirmation_message5 = ?, confirmation = ?, scheduled_at = ?, whatsapp_id = ?, contact_list_id = ?,
@@ -402,9 +406,10 @@ export function updateCampaign(ctx: Ctx, id: number, input: CampaignInput): Camp
 
 export function deleteCampaign(ctx: Ctx, id: number) {
   const actor = userActor(ctx)
-  const gone = transact(ctx, (_tx, events) => {
-    const row = campaignRowOf(ctx.sqlite, actor.companyId, id)
-    stmt(ctx.sqlite, 'DELETE FROM campaigns WHERE id = ?').run(id)
+  const gone = transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
+    const row = campaignRowOf(sqlite, actor.companyId, id)
+    stmt(sqlite, 'DELETE FROM campaigns WHERE id = ?').run(id)
     events.publish(rooms.admins(actor.companyId), channel(actor.companyId, 'campaign'), {
       action: 'delete',
       id,
@@ -424,8 +429,9 @@ function transition(
   what: string,
 ): CampaignDto {
   const actor = userActor(ctx)
-  transact(ctx, (_tx, events) => {
-    const row = campaignRowOf(ctx.sqlite, actor.companyId, id)
+  transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
+    const row = campaignRowOf(sqlite, actor.companyId, id)
     if (!allowed(row))
       throw new AppError('ERR_CAMPAIGN_INVALID_TRANSITION', `A ${row.status} campaign cannot be ${what}`, {
         status: row.status,
@@ -445,7 +451,7 @@ function transition(
           row.confirmationMessage5,
         ],
       })
-    stmt(ctx.sqlite, sql).run(ctx.clock.now(), id)
+    stmt(sqlite, sql).run(ctx.clock.now(), id)
     publishCampaign(ctx, events, actor.companyId, id, 'update')
   })
   ctx.jobs.wake('campaigns')
@@ -510,12 +516,13 @@ export function attachCampaignMedia(ctx: Ctx, id: number, upload: UploadedMedia)
   })
   let previous: string | null = null
   try {
-    transact(ctx, (_tx, events) => {
-      const current = campaignRowOf(ctx.sqlite, actor.companyId, id)
+    transact(ctx, (tx, events) => {
+      const sqlite = sqliteOf(tx)
+      const current = campaignRowOf(sqlite, actor.companyId, id)
       assertEditable(ctx, current)
       previous = current.mediaPath
       stmt(
-        ctx.sqlite,
+        sqlite,
         'UPDATE campaigns SET media_path = ?, media_name = ?, media_mime = ?, updated_at = ? WHERE id = ?',
       ).run(
         stored.path,
@@ -538,12 +545,13 @@ export function attachCampaignMedia(ctx: Ctx, id: number, upload: UploadedMedia)
 export function removeCampaignMedia(ctx: Ctx, id: number): CampaignDto {
   const actor = userActor(ctx)
   let previous: string | null = null
-  transact(ctx, (_tx, events) => {
-    const current = campaignRowOf(ctx.sqlite, actor.companyId, id)
+  transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
+    const current = campaignRowOf(sqlite, actor.companyId, id)
     assertEditable(ctx, current)
     previous = current.mediaPath
     stmt(
-      ctx.sqlite,
+      sqlite,
       'UPDATE campaigns SET media_path = NULL, media_name = NULL, media_mime = NULL, updated_at = ? WHERE id = ?',
     ).run(ctx.clock.now(), id)
     publishCampaign(ctx, events, actor.companyId, id, 'update')

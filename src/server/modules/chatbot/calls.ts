@@ -3,10 +3,12 @@
  * the caller is told, in their conversation (found or opened like a message would be), to write instead. When
  * 'enabled', calls ring on the phone as usual and the inbox does nothing. Group calls are left alone.
  */
+
 import { SETTINGS } from '../../../shared/settings'
 import type { CallOffer, ChannelEvent } from '../../channels/types'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { resolveInboundContact } from '../contacts/resolve'
 import { lidDigits } from '../inbound/jids'
@@ -44,6 +46,7 @@ export async function handleCall(deps: Deps, conn: { id: number; companyId: numb
   const lid = lidDigits(call.from.lid)
   if (!number && !lid) return
   const ids = transact(deps, (tx, events) => {
+    const sqlite = sqliteOf(tx)
     const now = deps.clock.now()
     const { contact } = resolveInboundContact(
       tx,
@@ -57,7 +60,7 @@ export async function handleCall(deps: Deps, conn: { id: number; companyId: numb
       { companyId: conn.companyId, contactId: contact.id, whatsappId: conn.id, isGroup: false, now },
       events,
     )
-    const row = loadBotTicket(deps.sqlite, ticket.id)
+    const row = loadBotTicket(sqlite, ticket.id)
     if (!row) return []
     return writeTemplate(
       deps,
@@ -65,7 +68,7 @@ export async function handleCall(deps: Deps, conn: { id: number; companyId: numb
       events,
       row,
       CALL_REJECTED_NOTICE,
-      botSettings(deps.sqlite, conn.companyId).timeZone,
+      botSettings(sqlite, conn.companyId).timeZone,
     )
   })
   if (ids.length) void afterOutboundCommit(deps, ids)

@@ -2,11 +2,13 @@
  * Reads what the machine needs (machine.ts `BotContext`) and the ticket's bot state from the database, and
  * writes the state back. Plain prepared statements; nothing here decides anything.
  */
+
 import type { Database } from 'bun:sqlite'
 import { effectiveSchedules } from '../../../shared/schedules'
 import { SETTINGS } from '../../../shared/settings'
 import { DEFAULT_TIMEZONE, isValidTimeZone } from '../../../shared/timezone'
 import type { ChatbotNode } from '../../db/schema/chatbot'
+import type { QueueOptionRow, QueueRow as QueueTableRow } from '../../db/schema/queues'
 import { stmt } from '../../db/statements'
 import type { BotContext, BotOption, BotQueue, BotState } from './machine'
 
@@ -140,24 +142,14 @@ export function loadConnection(sqlite: Database, whatsappId: number): Connection
   }
 }
 
-type QueueRow = {
-  id: number
-  name: string
-  greetingMessage: string
-  outOfHoursMessage: string
-  schedules: string
-  fileListId: number | null
-}
-type OptionRow = {
-  id: number
-  parentId: number | null
-  option: string
-  title: string
-  message: string
-  mediaPath: string | null
-  mediaName: string | null
-  mediaMime: string | null
-}
+type QueueRow = Pick<
+  QueueTableRow,
+  'id' | 'name' | 'greetingMessage' | 'outOfHoursMessage' | 'schedules' | 'fileListId'
+>
+type OptionRow = Pick<
+  QueueOptionRow,
+  'id' | 'parentId' | 'option' | 'title' | 'message' | 'mediaPath' | 'mediaName' | 'mediaMime'
+>
 
 /** The connection's queues in menu order (the queue's order, then id), each with its option tree. */
 export function loadQueues(sqlite: Database, whatsappId: number): BotQueue[] {

@@ -12,8 +12,10 @@
  * id it handled (checked again inside the transaction), so a message delivered or queued twice answers once.
  * The queue is memory: what a stopped process had not handled yet, the next boot does (catchup.ts).
  */
+
 import type { Deps } from '../../context'
 import { transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { localTime } from '../../local-time'
 import { type BotDispatcher, botDispatcherOf } from '../bots/dispatch'
@@ -129,6 +131,7 @@ export class ChatbotRunner {
     const decision = decide(state, { text: m.text }, context)
     const ids: number[] = []
     transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       // handled by someone else meanwhile (the same message twice): nothing again
       const again = loadSession(sqlite, ticket.id)
       if (again && again.lastMessageId >= m.messageId) return

@@ -13,8 +13,10 @@
  *
  * Each ticket is its own transaction; messages are sent after commit.
  */
+
 import type { Deps } from '../../context'
 import { transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { IntervalJob } from '../../jobs/interval'
 import { afterOutboundCommit } from '../messages/outbound'
@@ -99,7 +101,8 @@ export class ChatbotTimers extends IntervalJob {
     ).get(w.queueId, w.companyId)
     if (!queue) return false
     return transact(this.deps, (tx, events) => {
-      const ticket = loadBotTicket(this.deps.sqlite, ticketId)
+      const sqlite = sqliteOf(tx)
+      const ticket = loadBotTicket(sqlite, ticketId)
       // checked again inside the transaction: an attendant may have taken it meanwhile
       if (ticket?.status !== 'pending' || ticket.queueId != null || ticket.userId != null) return false
       moveTicket(
@@ -110,9 +113,9 @@ export class ChatbotTimers extends IntervalJob {
         { status: 'pending', queueId: w.queueId, userId: null },
         'transferred',
       )
-      endSession(this.deps.sqlite, ticketId, this.deps.clock.now())
+      endSession(sqlite, ticketId, this.deps.clock.now())
       finishedOf(this.deps).add(ticketId)
-      const settings = botSettings(this.deps.sqlite, ticket.companyId)
+      const settings = botSettings(sqlite, ticket.companyId)
       if (settings.sendMsgTransfTicket === 'enabled')
         ids.push(
           ...writeTemplate(
@@ -130,9 +133,10 @@ export class ChatbotTimers extends IntervalJob {
 
   private expire(ticketId: number, w: ExpireRow, ids: number[]): boolean {
     return transact(this.deps, (tx, events) => {
-      const ticket = loadBotTicket(this.deps.sqlite, ticketId)
+      const sqlite = sqliteOf(tx)
+      const ticket = loadBotTicket(sqlite, ticketId)
       if (ticket?.status !== 'open') return false
-      const timeZone = botSettings(this.deps.sqlite, ticket.companyId).timeZone
+      const timeZone = botSettings(sqlite, ticket.companyId).timeZone
       // the message first, on the open ticket, then the close (the message's update must not keep it alive)
       if (w.message.trim()) ids.push(...writeTemplate(this.deps, tx, events, ticket, w.message, timeZone))
       moveTicket(

@@ -8,6 +8,7 @@
  * delete), `chat-user` (one member's unread count, to that member) and `chat-{id}` (new-message, with the chat).
  * A new message also sends `chat` update, so a list that follows only `chat` keeps its order and previews.
  */
+
 import type { Database } from 'bun:sqlite'
 import {
   CHAT_MESSAGES_PAGE_SIZE,
@@ -29,12 +30,12 @@ import type {
 import { isoString } from '../../clock'
 import type { Ctx, UserActor } from '../../context'
 import { transact, userActor } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { companyDirectory } from '../../db/directory'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { sqliteOf } from '../tickets/dto'
 
 type RawChat = {
   id: number

@@ -7,6 +7,7 @@ import { isoTime } from '../../clock'
 import type { Ctx } from '../../context'
 import { isAdminActor, transact } from '../../context'
 import type { DB } from '../../db/client'
+import { sqliteOf } from '../../db/connection'
 import { queues, users, type WhatsappRow, whatsappQueues, whatsapps } from '../../db/schema'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
@@ -14,7 +15,6 @@ import { forgetAllFinished } from '../chatbot/finished'
 import { assertWithinPlanLimit } from '../plans/limits'
 import { promptExists } from '../prompts/service'
 import { integrationExists } from '../queue-integrations/service'
-import { sqliteOf } from '../tickets/dto'
 
 /**
  * A connection's token for the external send API: 32 random bytes, base64url. Only the server makes one

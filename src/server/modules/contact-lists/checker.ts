@@ -7,9 +7,9 @@
  */
 import type { Deps } from '../../context'
 import { transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import type { Job } from '../../jobs/registry'
 import { type ConnectionDoor, doorOf } from '../outbound/door'
-import { sqliteOf } from '../tickets/dto'
 import { publishItem as publishItemRow } from './live'
 
 export const CHECK_BATCH = 25

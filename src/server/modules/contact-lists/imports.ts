@@ -11,6 +11,7 @@
  * so a list never holds a number twice; contacts are matched by number key (both forms of a Brazilian mobile)
  * and the existing contact is updated (its name, and its email when the row has one).
  */
+
 import type { Database } from 'bun:sqlite'
 import {
   IMPORT_REPORT_LIMIT,
@@ -22,10 +23,10 @@ import { AppError } from '../../../shared/errors'
 import { isoString } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import type { Job } from '../../jobs/registry'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { sqliteOf } from '../tickets/dto'
 import { validityChecker } from './checker'
 import { checkRow, type SheetRow } from './rows'
 import { contactListInCompany, publishList } from './service'

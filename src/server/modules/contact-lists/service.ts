@@ -4,6 +4,7 @@
  * number key (digits, one form per Brazilian mobile), unique per list, and masked for a reader whose isTricked
  * is not 'enabled', in answers and in live events (the `#full` room gets them whole).
  */
+
 import type { Database } from 'bun:sqlite'
 import type { Paged } from '../../../shared/api'
 import type { ContactListDto, ContactListItemDto } from '../../../shared/contact-lists'
@@ -17,12 +18,12 @@ import type {
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
 import { maskNumber, numberVisibility } from '../contacts/mask'
 import { normalizeNumber, numberKey } from '../contacts/numbers'
-import { sqliteOf } from '../tickets/dto'
 import { validityChecker } from './checker'
 import { publishItem, type RawItem, toItemDto } from './live'
 

@@ -3,11 +3,10 @@
  * contacts and one each for their extra info and tags, whatever the batch size. Numbers are unmasked here and
  * masked per reader by `maskContact` (mask.ts).
  */
-import type { Database } from 'bun:sqlite'
+
 import type { ContactDto, ContactExtraInfoDto, TagRef } from '../../../shared/api'
-import type { DB } from '../../db/client'
+import { type Connection, sqliteOf } from '../../db/connection'
 import type { ContactRow } from '../../db/schema'
-import { sqliteOf } from '../tickets/dto'
 
 /** `SELECT` list giving a ContactRow's fields under their Drizzle names (booleans still 0/1: see `toContactRow`). */
 export const CONTACT_ROW_COLUMNS = `id, company_id AS companyId, uuid, name, number, number_key AS numberKey, lid,
@@ -28,11 +27,7 @@ export function toContactRow(raw: RawContactRow): ContactRow {
 }
 
 /** The contact in this company, or undefined (another company's id is not found). */
-export function contactRowInCompany(
-  db: DB | Database,
-  companyId: number,
-  id: number,
-): ContactRow | undefined {
+export function contactRowInCompany(db: Connection, companyId: number, id: number): ContactRow | undefined {
   const raw = sqliteOf(db)
     .query<RawContactRow, [number, number]>(
       `SELECT ${CONTACT_ROW_COLUMNS} FROM contacts WHERE id = ? AND company_id = ?`,
@@ -87,7 +82,7 @@ function groupBy<T extends { contactId: number }, V>(rows: T[], pick: (row: T) =
 }
 
 /** DTOs of already loaded rows, in their order: two batched queries (extra info, tags). */
-export function contactDtosOf(db: DB | Database, rows: (ContactRow | RawContactRow)[]): ContactDto[] {
+export function contactDtosOf(db: Connection, rows: (ContactRow | RawContactRow)[]): ContactDto[] {
   if (rows.length === 0) return []
   const sqlite = sqliteOf(db)
   const ids = JSON.stringify(rows.map((r) => r.id))
@@ -109,7 +104,7 @@ const BY_IDS_SQL = `SELECT ${CONTACT_ROW_COLUMNS} FROM contacts WHERE id IN (SEL
  * Contacts as DTOs, in the order of `ids` (missing ids are left out), numbers unmasked. Works inside a
  * transaction. Callers check the company: this loads by id only.
  */
-export function loadContactDtos(db: DB | Database, ids: number[]): ContactDto[] {
+export function loadContactDtos(db: Connection, ids: number[]): ContactDto[] {
   if (ids.length === 0) return []
   const sqlite = sqliteOf(db)
   const rows = sqlite.query<RawContactRow, [string]>(BY_IDS_SQL).all(JSON.stringify(ids))

@@ -10,11 +10,13 @@
  * messages they wrote in groups (`messages.contact_id`). A stored file is removed only when no other row of the
  * company still names it (a bot may have sent a file list's or an option's file, which stays).
  */
+
 import type { Database } from 'bun:sqlite'
 import { fieldError } from '../../../shared/errors'
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
 import { removeStoredMedia } from '../../media/store'
@@ -217,8 +219,8 @@ function stillUsed(sqlite: Database, companyId: number, path: string): boolean {
 /** `DELETE /contacts/{id}/personal-data`: see the file's comment. Answers what was erased. */
 export function erasePersonalData(ctx: Ctx, contactId: number): PersonalDataErased {
   const { companyId } = ctx.actor
-  const { files, picture, result } = transact(ctx, (_tx, events) => {
-    const { sqlite } = ctx
+  const { files, picture, result } = transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
     const row = getContactRowInCompany(sqlite, companyId, contactId)
     if (row.isGroup)
       throw fieldError('id', 'A group is not a person: erase the personal data of its participants instead')

@@ -8,11 +8,13 @@
  * link to it (`/api/media/...`, valid `PICTURE_LINK_TTL_MS`, renewed by the daily refresh). A data: URL (the
  * sandbox's) is kept as it is. No picture (or privacy settings that hide it) leaves the field empty.
  */
+
 import { createHash } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
 import type { ChannelSession } from '../../channels/types'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { signedMediaUrl } from '../../media/sign'
 import { mediaFilePath, storeMedia } from '../../media/store'
 import { guardedFetch } from '../../net/guarded-fetch'
@@ -155,7 +157,8 @@ export async function refreshProfilePicture(
     if (!current) return
     if (next !== current.profilePicUrl) {
       transact(deps, (tx, events) => {
-        deps.sqlite
+        const sqlite = sqliteOf(tx)
+        sqlite
           .query('UPDATE contacts SET profile_pic_url = ?, updated_at = ? WHERE id = ?')
           .run(next, deps.clock.now(), contactId)
         const [dto] = loadContactDtos(tx, [contactId])

@@ -17,14 +17,15 @@
  *
  * Sending: `contactJid` addresses a contact WhatsApp has moved to LID addressing by its LID (see there).
  */
+
 import type { Database } from 'bun:sqlite'
 import type { ContactRef } from '../../channels/types'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
-import type { DB } from '../../db/client'
+import { type Connection, sqliteOf } from '../../db/connection'
 import type { ContactRow } from '../../db/schema'
 import type { EventBuffer } from '../../realtime/hub'
-import { loadTicketDtos, sqliteOf } from '../tickets/dto'
+import { loadTicketDtos } from '../tickets/dto'
 import { recordTicketEvent } from '../tickets/events'
 import { publishTicket } from '../tickets/live'
 import { CONTACT_ROW_COLUMNS, loadContactDtos, type RawContactRow, toContactRow } from './dto'
@@ -187,7 +188,7 @@ function insertContact(
  * contact was created or changed, nothing when it was found as it was.
  */
 export function resolveInboundContact(
-  tx: DB | Database,
+  tx: Connection,
   companyId: number,
   who: InboundWho,
   now: number,
@@ -267,7 +268,7 @@ type TicketPlaceRow = {
  * inside the caller's transaction; answers the kept contact as it is afterwards.
  */
 export function mergeContacts(
-  tx: DB | Database,
+  tx: Connection,
   companyId: number,
   input: MergeInput,
   now: number,

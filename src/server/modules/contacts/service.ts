@@ -4,15 +4,15 @@
  * isTricked is not 'enabled' (mask.ts); live events carry both flavours (live.ts). The list is in search.ts,
  * the inbound side (WhatsApp's numbers and LIDs, merges) in resolve.ts.
  */
+
 import type { Database } from 'bun:sqlite'
 import type { ContactDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import type { ContactInput, FindOrCreateContactInput } from '../../../shared/schemas/contacts'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
-import type { DB } from '../../db/client'
+import { type Connection, sqliteOf } from '../../db/connection'
 import type { ContactRow } from '../../db/schema'
-import { sqliteOf } from '../tickets/dto'
 import { publishTicketDeleted } from '../tickets/live'
 import {
   CONTACT_ROW_COLUMNS,
@@ -27,13 +27,13 @@ import { normalizeNumber, numberKey } from './numbers'
 import { refreshProfilePicture, removeStoredPicture } from './picture'
 
 /** The one way to load a contact: another company's id is simply not found. */
-export function getContactRowInCompany(db: DB | Database, companyId: number, contactId: number): ContactRow {
+export function getContactRowInCompany(db: Connection, companyId: number, contactId: number): ContactRow {
   const row = contactRowInCompany(db, companyId, contactId)
   if (!row) throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found')
   return row
 }
 
-function dtoOf(db: DB | Database, row: ContactRow): ContactDto {
+function dtoOf(db: Connection, row: ContactRow): ContactDto {
   return contactDtosOf(db, [row])[0]!
 }
 

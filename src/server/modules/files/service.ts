@@ -5,6 +5,7 @@
  * the company (`company-{id}-file`). Deleting a list, an option or an attachment removes its stored file after
  * the commit.
  */
+
 import type { Database } from 'bun:sqlite'
 import type { Paged } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
@@ -14,6 +15,7 @@ import type { FileListInput } from '../../../shared/schemas/files'
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
@@ -21,7 +23,6 @@ import { cleanFileName, removeStoredMedia, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { sqliteOf } from '../tickets/dto'
 
 export const FILES_PAGE_SIZE = 20
 /** `GET /files/list`: every list of the company, bounded all the same. */

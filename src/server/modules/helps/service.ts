@@ -3,6 +3,7 @@
  * only super users create, edit and delete them (the routes gate that). A help belongs to the company of the
  * super user who created it, but is shown to everyone. Titles are unique, ignoring the case of ASCII letters.
  */
+
 import type { Database } from 'bun:sqlite'
 import type { Paged } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
@@ -11,9 +12,9 @@ import type { HelpInput, ListHelpsQuery } from '../../../shared/schemas/helps'
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
-import { sqliteOf } from '../tickets/dto'
 
 export const HELPS_PAGE_SIZE = 20
 /** `GET /helps/list`: every help video, bounded all the same. */

@@ -14,9 +14,11 @@
  * arrives in them). While chunks arrive the connection shows 'importing' with the sync's progress; the import
  * ends when WhatsApp says it is complete (100 %) or 60 s after the last chunk.
  */
+
 import type { HistoryChunk, InboundMessage } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
 import { type Deps, transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { loadTicketDtos } from '../tickets/dto'
 import { recordTicketEvent } from '../tickets/events'
 import { publishTicket } from '../tickets/live'
@@ -141,8 +143,8 @@ export class HistoryImporter {
 
   /** Closes the pending tickets the import opened (and that no live message has reached since). */
   private closeImported(conn: ConnectionRef) {
-    const { sqlite } = this.deps
     transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       const now = this.deps.clock.now()
       const rows = sqlite
         .query<{ id: number; queueId: number | null }, [number, number]>(

@@ -39,7 +39,7 @@ import {
   storeInboundMessage,
 } from './store'
 import { applyTargetAction, loadPendingCount, type PendingStore, type Touched } from './targets'
-import { asDB, fastTransact } from './tx'
+import { fastTransact } from './tx'
 
 export type InboundStats = {
   stored: number
@@ -353,7 +353,7 @@ export class Inbound {
   private publishTouched(tx: Database, events: EventBuffer, touched: Touched[]) {
     const byTicket = new Map<number, number[]>()
     for (const t of touched) byTicket.set(t.ticketId, [...(byTicket.get(t.ticketId) ?? []), t.messageId])
-    for (const [ticketId, ids] of byTicket) publishMessageUpdates(this.deps, asDB(tx), events, ticketId, ids)
+    for (const [ticketId, ids] of byTicket) publishMessageUpdates(this.deps, tx, events, ticketId, ids)
   }
 
   private afterCommit(conn: ConnectionRef, event: InboundMessage, stored: StoredMessage, imported: boolean) {

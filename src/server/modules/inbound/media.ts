@@ -17,6 +17,7 @@ import { AppError } from '../../../shared/errors'
 import type { ChannelSession } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
 import { type Deps, transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { storeMedia } from '../../media/store'
 import { publishMessageUpdates } from '../messages/live'
 import { rawOf, readProviderData } from '../messages/refs'
@@ -84,8 +85,8 @@ export class MediaDownloader {
    * has no media to fetch (none, or already stored).
    */
   retry(companyId: number, messageId: number): boolean {
-    const changed = transact(this.deps, (_tx, events) => {
-      const { sqlite } = this.deps
+    const changed = transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       const row = sqlite
         .query<{ ticketId: number; state: string }, [number, number]>(
           `SELECT ticket_id AS ticketId, media_state AS state FROM messages WHERE id = ? AND company_id = ?`,
@@ -112,7 +113,7 @@ export class MediaDownloader {
         sqlite
           .query(`UPDATE messages SET media_state = 'pending', updated_at = ? WHERE id = ?`)
           .run(now, messageId)
-        publishMessageUpdates(this.deps, this.deps.db, events, row.ticketId, [messageId])
+        publishMessageUpdates(this.deps, tx, events, row.ticketId, [messageId])
       }
       return true
     })
@@ -249,14 +250,15 @@ export class MediaDownloader {
       name: job.name,
     })
     transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       const now = this.deps.clock.now()
-      const res = this.deps.sqlite
+      const res = sqlite
         .query(
           `UPDATE messages SET media_state = 'stored', media_path = ?, media_size = ?, updated_at = ?
             WHERE id = ? AND media_state = 'pending'`,
         )
         .run(file.path, file.size, now, job.messageId)
-      this.deps.sqlite.query('DELETE FROM media_downloads WHERE message_id = ?').run(job.messageId)
+      sqlite.query('DELETE FROM media_downloads WHERE message_id = ?').run(job.messageId)
       if (res.changes > 0) publishMessageUpdates(this.deps, tx, events, job.ticketId, [job.messageId])
     })
   }
@@ -266,8 +268,8 @@ export class MediaDownloader {
     const reason = err instanceof AppError ? `${err.code}: ${err.message}` : err.message
     const last = final || attempts >= MEDIA_MAX_ATTEMPTS
     transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       const now = this.deps.clock.now()
-      const { sqlite } = this.deps
       sqlite
         .query(
           `UPDATE media_downloads SET attempts = ?, reuploads = ?, next_attempt_at = ?, last_error = ?, updated_at = ?

@@ -1,6 +1,5 @@
 import type { Database } from 'bun:sqlite'
 import type { Deps } from '../../context'
-import type { DB } from '../../db/client'
 import { EventBuffer } from '../../realtime/hub'
 
 const runners = new WeakMap<Database, (fn: () => unknown) => unknown>()
@@ -9,7 +8,7 @@ const runners = new WeakMap<Database, (fn: () => unknown) => unknown>()
  * `transact` on bun:sqlite's own transaction (BEGIN and COMMIT prepared once; nested calls become savepoints)
  * rather than Drizzle's, which builds a transaction object per call: the inbound pipeline runs one per
  * message. Same contract: synchronous, live events published after commit. `tx` is the raw database, which
- * the areas' helpers accept (`DB | Database`).
+ * the areas' helpers accept (a `Connection`).
  */
 export function fastTransact<T>(
   deps: Pick<Deps, 'sqlite' | 'hub'>,
@@ -25,6 +24,3 @@ export function fastTransact<T>(
   events.flush(deps.hub)
   return result
 }
-
-/** The raw database where a helper is typed for Drizzle's handle but reads through `sqliteOf` (tickets/dto.ts). */
-export const asDB = (sqlite: Database) => sqlite as unknown as DB

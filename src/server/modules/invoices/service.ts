@@ -28,20 +28,19 @@
  * company and `company-{id}-invoice` to its admins. An invoice already paid changes nothing (a payment seen
  * twice extends once).
  */
-import { and, eq, ne, sql } from 'drizzle-orm'
+
 import { AppError } from '../../../shared/errors'
 import { INVOICE_LEAD_DAYS, type InvoiceDto, type InvoicesPage } from '../../../shared/invoices'
 import { addRecurrence, RECURRENCE_MONTHS, type Recurrence } from '../../../shared/plans'
 import { isoDate, isoTime } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact, userActor } from '../../context'
-import type { DB } from '../../db/client'
+import { type Connection, sqliteOf } from '../../db/connection'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
-import { companies, type InvoiceRow, invoices } from '../../db/schema'
+import type { InvoiceRow } from '../../db/schema'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { sqliteOf } from '../tickets/dto'
 
 export const INVOICES_PAGE_SIZE = 20
 const DAY_MS = 86_400_000
@@ -119,19 +118,20 @@ function publishInvoice(events: EventBuffer | undefined, row: InvoiceRow, action
  * keeps a company at one open invoice, and a stale invoice from being paid after its due date changed.
  */
 function voidStaleInvoices(
-  tx: DB,
+  tx: Connection,
   companyId: number,
   dueDate: string | null,
   now: number,
   events?: EventBuffer,
 ) {
-  const stale = and(eq(invoices.companyId, companyId), eq(invoices.status, 'open'))
-  const voided = tx
-    .update(invoices)
-    .set({ status: 'void', updatedAt: now })
-    .where(dueDate ? and(stale, ne(invoices.dueDate, dueDate)) : stale)
-    .returning()
-    .all()
+  const sqlite = sqliteOf(tx)
+  const stale = "UPDATE invoices SET status = 'void', updated_at = ? WHERE company_id = ? AND status = 'open'"
+  const voided = dueDate
+    ? stmt<InvoiceRow, [number, number, string]>(
+        sqlite,
+        `${stale} AND due_date <> ? RETURNING ${ROW_COLUMNS}`,
+      ).all(now, companyId, dueDate)
+    : stmt<InvoiceRow, [number, number]>(sqlite, `${stale} RETURNING ${ROW_COLUMNS}`).all(now, companyId)
   for (const row of voided) publishInvoice(events, row, 'update')
 }
 
@@ -143,7 +143,7 @@ function voidStaleInvoices(
  * '+ Vencimento'), the payment after it extends, the job's sweep for everyone.
  */
 export function ensureCompanyInvoice(
-  tx: DB,
+  tx: Connection,
   companyId: number,
   now: number,
   events?: EventBuffer,
@@ -155,27 +155,31 @@ export function ensureCompanyInvoice(
   if (!company.status || company.isPlatform || company.planValueCents <= 0) return null
   if (!dueDate || dueDate > invoiceWindowEnd(now)) return null
   const months = RECURRENCE_MONTHS[company.recurrence] ?? 1
-  const issued = {
-    detail: invoiceDetail(company.planName, company.recurrence),
-    valueCents: company.planValueCents * months,
-    status: 'open' as const,
-    planId: company.planId,
-    planName: company.planName,
-    planValueCents: company.planValueCents,
-    recurrence: company.recurrence,
-    updatedAt: now,
-  }
-  const row = tx
-    .insert(invoices)
-    .values({ ...issued, companyId, dueDate, txid: invoiceTxid(companyId, dueDate), createdAt: now })
-    .onConflictDoUpdate({
-      target: [invoices.companyId, invoices.dueDate],
-      set: issued,
-      // A paid (or still open) invoice of this period stays as it is: only a voided one opens again.
-      setWhere: sql`${invoices.status} = 'void'`,
-    })
-    .returning()
-    .get()
+  // A paid (or still open) invoice of this period stays as it is: only a voided one opens again.
+  const row = stmt<
+    InvoiceRow,
+    [string, number, number, string, number, string, number, number, string, string]
+  >(
+    sqliteOf(tx),
+    `INSERT INTO invoices (detail, value_cents, status, plan_id, plan_name, plan_value_cents, recurrence, updated_at,
+       company_id, due_date, txid, created_at)
+     VALUES (?1, ?2, 'open', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?7)
+     ON CONFLICT (company_id, due_date) DO UPDATE SET detail = ?1, value_cents = ?2, status = 'open', plan_id = ?3,
+       plan_name = ?4, plan_value_cents = ?5, recurrence = ?6, updated_at = ?7
+       WHERE status = 'void'
+     RETURNING ${ROW_COLUMNS}`,
+  ).get(
+    invoiceDetail(company.planName, company.recurrence),
+    company.planValueCents * months,
+    company.planId,
+    company.planName,
+    company.planValueCents,
+    company.recurrence,
+    now,
+    companyId,
+    dueDate,
+    invoiceTxid(companyId, dueDate),
+  )
   if (row) publishInvoice(events, row, row.createdAt === now ? 'create' : 'update')
   return row ?? null
 }
@@ -210,18 +214,20 @@ export function sweepInvoices(deps: Deps): number {
 }
 
 /** The one way to load an invoice of the actor's company: another company's id is ERR_NO_INVOICE_FOUND (404). */
-export function getInvoiceInCompany(db: DB, companyId: number, id: number): InvoiceRow {
-  const row = db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.id, id), eq(invoices.companyId, companyId)))
-    .get()
+export function getInvoiceInCompany(db: Connection, companyId: number, id: number): InvoiceRow {
+  const row = stmt<InvoiceRow, [number, number]>(
+    sqliteOf(db),
+    `SELECT ${ROW_COLUMNS} FROM invoices WHERE id = ? AND company_id = ?`,
+  ).get(id, companyId)
   if (!row) throw new AppError('ERR_NO_INVOICE_FOUND', 'Invoice not found')
   return row
 }
 
-function getInvoiceRow(db: DB, id: number): InvoiceRow {
-  const row = db.select().from(invoices).where(eq(invoices.id, id)).get()
+function getInvoiceRow(db: Connection, id: number): InvoiceRow {
+  const row = stmt<InvoiceRow, [number]>(
+    sqliteOf(db),
+    `SELECT ${ROW_COLUMNS} FROM invoices WHERE id = ?`,
+  ).get(id)
   if (!row) throw new AppError('ERR_NO_INVOICE_FOUND', 'Invoice not found')
   return row
 }
@@ -233,6 +239,9 @@ type RawInvoice = InvoiceRow & { companyName?: string }
 const COLUMNS = `i.id, i.company_id AS companyId, i.detail, i.value_cents AS valueCents, i.due_date AS dueDate,
   i.status, i.paid_at AS paidAt, i.paid_via AS paidVia, i.txid, i.plan_id AS planId, i.plan_name AS planName,
   i.plan_value_cents AS planValueCents, i.recurrence, i.created_at AS createdAt, i.updated_at AS updatedAt`
+
+/** The same columns of `invoices` unaliased (RETURNING and single-table reads). */
+const ROW_COLUMNS = COLUMNS.replace(/\bi\./g, '')
 
 /** `GET /invoices/all`: the actor's company's invoices, the latest due date first. */
 export function listCompanyInvoices(
@@ -297,21 +306,18 @@ export function getInvoice(ctx: Ctx, id: number): InvoiceDto {
   const actor = ctx.actor
   const row =
     actor.kind === 'user' && actor.super
-      ? getInvoiceRow(ctx.db, id)
-      : getInvoiceInCompany(ctx.db, actor.companyId, id)
+      ? getInvoiceRow(ctx.sqlite, id)
+      : getInvoiceInCompany(ctx.sqlite, actor.companyId, id)
   return toInvoiceDto(row)
 }
 
 /** The oldest open invoice of a company (what the subscribe button pays), or null. */
-export function oldestOpenInvoice(deps: Pick<Deps, 'db'>, companyId: number): InvoiceRow | null {
+export function oldestOpenInvoice(deps: Pick<Deps, 'sqlite'>, companyId: number): InvoiceRow | null {
   return (
-    deps.db
-      .select()
-      .from(invoices)
-      .where(and(eq(invoices.companyId, companyId), eq(invoices.status, 'open')))
-      .orderBy(invoices.dueDate)
-      .limit(1)
-      .get() ?? null
+    stmt<InvoiceRow, [number]>(
+      deps.sqlite,
+      `SELECT ${ROW_COLUMNS} FROM invoices WHERE company_id = ? AND status = 'open' ORDER BY due_date LIMIT 1`,
+    ).get(companyId) ?? null
   )
 }
 
@@ -328,13 +334,17 @@ export function markInvoicePaid(
   payment: { via: 'webhook' | 'super'; amountCents?: number },
 ): PaidResult {
   return transact(deps, (tx, events) => {
-    const row = getInvoiceRow(tx, invoiceId)
+    const sqlite = sqliteOf(tx)
+    const row = getInvoiceRow(sqlite, invoiceId)
     if (payment.amountCents !== undefined && payment.amountCents !== row.valueCents) {
       throw new AppError('ERR_INVOICE_AMOUNT_MISMATCH', 'The amount paid is not the invoice value', {
         expected: (row.valueCents / 100).toFixed(2),
       })
     }
-    const company = tx.select().from(companies).where(eq(companies.id, row.companyId)).get()
+    const company = stmt<{ id: number; dueDate: string | null }, [number]>(
+      sqlite,
+      'SELECT id, due_date AS dueDate FROM companies WHERE id = ?',
+    ).get(row.companyId)
     if (row.status === 'paid' || !company) {
       return { invoice: toInvoiceDto(row), extended: false, dueDate: company?.dueDate ?? null }
     }
@@ -354,19 +364,21 @@ export function markInvoicePaid(
     }
     const now = deps.clock.now()
     const today = isoDate(now)
-    const paid = tx
-      .update(invoices)
-      .set({ status: 'paid', paidAt: now, paidVia: payment.via, updatedAt: now })
-      .where(and(eq(invoices.id, row.id), eq(invoices.status, 'open')))
-      .returning()
-      .get()
+    const paid = stmt<InvoiceRow, [number, string, number, number]>(
+      sqlite,
+      `UPDATE invoices SET status = 'paid', paid_at = ?, paid_via = ?, updated_at = ? WHERE id = ? AND status = 'open'
+       RETURNING ${ROW_COLUMNS}`,
+    ).get(now, payment.via, now, row.id)
     if (!paid) return { invoice: toInvoiceDto(row), extended: false, dueDate: company.dueDate }
     const base = company.dueDate && DATE.test(company.dueDate) ? company.dueDate : today
     let dueDate = addRecurrence(base, row.recurrence)
     if (dueDate < today) dueDate = addRecurrence(today, row.recurrence)
-    tx.update(companies).set({ dueDate, updatedAt: now }).where(eq(companies.id, company.id)).run()
+    stmt<unknown, [string, number, number]>(
+      sqlite,
+      'UPDATE companies SET due_date = ?, updated_at = ? WHERE id = ?',
+    ).run(dueDate, now, company.id)
     publishInvoice(events, paid, 'update')
-    ensureCompanyInvoice(tx, company.id, now, events)
+    ensureCompanyInvoice(sqlite, company.id, now, events)
     events.publish(rooms.company(company.id), channel(company.id, 'payment'), {
       action: 'CONCLUIDA',
       company: { id: company.id, dueDate },

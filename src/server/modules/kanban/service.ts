@@ -10,25 +10,20 @@
  *   stay: the spec's "removes the ticket's current tag" is read as its current lane. The board places a ticket
  *   without a lane tag in 'Em aberto'. Whoever may see the ticket may move it (as with `/ticket-tags`).
  */
+
 import type { Database } from 'bun:sqlite'
 import type { KanbanMoveDto, KanbanTicketsDto, TagRef } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import type { KanbanMoveInput, KanbanTicketsQuery } from '../../../shared/schemas/kanban'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { numberVisibility } from '../contacts/mask'
 import { getTagRowInCompany } from '../tags/service'
 import { actorScope, assertCanSeeTicket } from '../tickets/access'
-import {
-  BY_IDS_SQL,
-  loadTicketDtos,
-  maskTicket,
-  sqliteOf,
-  type TicketJoinRow,
-  toTicketDtos,
-} from '../tickets/dto'
+import { BY_IDS_SQL, loadTicketDtos, maskTicket, type TicketJoinRow, toTicketDtos } from '../tickets/dto'
 import { type Filter, scopeFilter, TICKETS } from '../tickets/list'
 import { publishTicket } from '../tickets/live'
 import { ticketRowInCompany } from '../tickets/rows'

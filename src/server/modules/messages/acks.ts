@@ -1,6 +1,7 @@
 import type { MessageAck } from '../../../shared/api'
 import type { Ack } from '../../channels/types'
 import { type Deps, transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { publishMessageUpdates } from './live'
 
 /**
@@ -47,7 +48,8 @@ export function applyAck(deps: Deps, companyId: number, wid: string, ack: Ack | 
   const value = ackFromChannel(ack)
   if (value === null || !wid) return false
   return transact(deps, (tx, events) => {
-    const row = deps.sqlite
+    const sqlite = sqliteOf(tx)
+    const row = sqlite
       .query<Acked, [number, number, number, string, number]>(
         `UPDATE messages
             SET ack = ?1, updated_at = ?2,

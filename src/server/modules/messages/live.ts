@@ -1,5 +1,5 @@
 import type { Deps } from '../../context'
-import type { DB } from '../../db/client'
+import type { Connection } from '../../db/connection'
 import type { EventBuffer } from '../../realtime/hub'
 import { loadTicketDtos } from '../tickets/dto'
 import { publishMessage } from '../tickets/live'
@@ -11,7 +11,7 @@ import { loadMessageDtos } from './dto'
  */
 export function publishMessageUpdates(
   deps: Pick<Deps, 'sqlite' | 'secrets' | 'clock'>,
-  tx: DB,
+  tx: Connection,
   events: EventBuffer,
   ticketId: number,
   messageIds: number[],

@@ -18,12 +18,14 @@
  * Sends go through the connection's door (outbound/door.ts): one at a time in the order they were queued, in
  * line with every other sender of the connection, each claimed inside its turn.
  */
+
 import type { MessageDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import type { ContactRef, MsgRef, OutboundContent } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
 import { type Ctx, type Deps, transact } from '../../context'
 import type { DB } from '../../db/client'
+import { sqliteOf } from '../../db/connection'
 import { messages } from '../../db/schema'
 import { mediaFilePath } from '../../media/store'
 import type { EventBuffer } from '../../realtime/hub'
@@ -413,8 +415,9 @@ export class OutboundSender {
 
   private sent(row: SendRow, ref: MsgRef, hand: Hand) {
     const deleted = transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       try {
-        this.deps.sqlite
+        sqlite
           .query(
             `UPDATE messages SET wid = ?, remote_jid = ?, participant = COALESCE(participant, ?),
                     send_state = 'sent', send_error = NULL, ack = MAX(ack, 1), updated_at = ?
@@ -424,13 +427,13 @@ export class OutboundSender {
       } catch (err) {
         // The provider's id is already on another row (its echo stored by the inbound path): keep ours sent.
         this.deps.log.warn('outbound message id already stored', { messageId: row.id, wid: ref.id })
-        this.deps.sqlite
+        sqlite
           .query(`UPDATE messages SET send_state = 'sent', send_error = NULL, ack = MAX(ack, 1) WHERE id = ?`)
           .run(row.id)
         void err
       }
       publishMessageUpdates(this.deps, tx, events, row.ticketId, [row.id])
-      return !!this.deps.sqlite
+      return !!sqlite
         .query<{ d: number }, [number]>('SELECT is_deleted AS d FROM messages WHERE id = ?')
         .get(row.id)?.d
     })
@@ -448,7 +451,8 @@ export class OutboundSender {
     const detail = (err as Error)?.message && (err as Error).message !== code ? (err as Error).message : ''
     const reason = (detail ? `${code}: ${detail}` : code).slice(0, 500)
     transact(this.deps, (tx, events) => {
-      const result = this.deps.sqlite
+      const sqlite = sqliteOf(tx)
+      const result = sqlite
         .query(
           `UPDATE messages SET send_state = 'failed', send_error = ?, updated_at = ?
             WHERE id = ? AND send_state = ?`,

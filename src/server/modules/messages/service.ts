@@ -4,6 +4,7 @@ import { AppError, type ErrorCode, fieldError } from '../../../shared/errors'
 import { FORWARD_MAX } from '../../../shared/schemas/messages'
 import type { ChannelSession, MsgRef } from '../../channels/types'
 import { type Ctx, transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { mediaFilePath, storeMedia } from '../../media/store'
 import { mediaTypeOf } from '../../media/types'
@@ -304,26 +305,27 @@ export async function editMessage(ctx: Ctx, id: number, body: string): Promise<M
   }
   const now = ctx.clock.now()
   transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
     // Read again: an edit arriving meanwhile (our own echo) must not be lost from the history.
-    const current = ctx.sqlite
+    const current = sqlite
       .query<{ body: string; old: string | null }, [number]>(
         'SELECT body, old_messages AS old FROM messages WHERE id = ?',
       )
       .get(id)!
     if (current.body === body) return
-    ctx.sqlite
+    sqlite
       .query('UPDATE messages SET body = ?, old_messages = ?, is_edited = 1, updated_at = ? WHERE id = ?')
       .run(body, appendOldMessage(current.old, current.body, now), now, id)
-    reindexMessage(ctx.sqlite, id)
+    reindexMessage(sqlite, id)
     publishMessageUpdates(ctx, tx, events, m.ticketId, [id])
     // The list shows the edited text when it was the ticket's last message.
-    const last = ctx.sqlite
+    const last = sqlite
       .query<{ id: number }, [number]>(
         'SELECT id FROM messages WHERE ticket_id = ? AND is_private = 0 ORDER BY created_at DESC, id DESC LIMIT 1',
       )
       .get(m.ticketId)
     if (!m.isPrivate && last?.id === id) {
-      ctx.sqlite.query('UPDATE tickets SET last_message = ? WHERE id = ?').run(body.slice(0, 255), m.ticketId)
+      sqlite.query('UPDATE tickets SET last_message = ? WHERE id = ?').run(body.slice(0, 255), m.ticketId)
       const ticket = loadTicketDtos(tx, [m.ticketId])[0]
       if (ticket) publishTicket(events, ticket)
     }
@@ -347,10 +349,9 @@ export async function deleteMessage(ctx: Ctx, id: number): Promise<MessageDto> {
     }
     // A message still being sent is taken back by the sender once WhatsApp gives it an id.
     transact(ctx, (tx, events) => {
-      ctx.sqlite
-        .query('UPDATE messages SET is_deleted = 1, updated_at = ? WHERE id = ?')
-        .run(ctx.clock.now(), id)
-      reindexMessage(ctx.sqlite, id)
+      const sqlite = sqliteOf(tx)
+      sqlite.query('UPDATE messages SET is_deleted = 1, updated_at = ? WHERE id = ?').run(ctx.clock.now(), id)
+      reindexMessage(sqlite, id)
       publishMessageUpdates(ctx, tx, events, m.ticketId, [id])
     })
   }
@@ -368,7 +369,8 @@ export async function retryMessage(ctx: Ctx, id: number): Promise<MessageDto> {
   if (m.status !== 'open' && ctx.actor.kind === 'user')
     throw new AppError('ERR_TICKET_NOT_OPEN', 'Messages can only be sent on an open ticket')
   const requeued = transact(ctx, (tx, events) => {
-    const result = ctx.sqlite
+    const sqlite = sqliteOf(tx)
+    const result = sqlite
       .query(
         `UPDATE messages SET send_state = 'queued', send_error = NULL, updated_at = ?
           WHERE id = ? AND send_state = 'failed'`,
@@ -394,15 +396,16 @@ export async function reactToMessage(ctx: Ctx, id: number, emoji: string): Promi
   const session = connectedSession(ctx, m.whatsappId)
   await onChannel('ERR_SENDING_WAPP_MSG', () => session.react(ref, emoji))
   transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
     if (emoji)
-      ctx.sqlite
+      sqlite
         .query(
           `INSERT INTO message_reactions (company_id, message_id, sender, sender_name, emoji, created_at)
            VALUES (?, ?, 'me', NULL, ?, ?)
            ON CONFLICT (message_id, sender) DO UPDATE SET emoji = excluded.emoji, created_at = excluded.created_at`,
         )
         .run(m.companyId, id, emoji, ctx.clock.now())
-    else ctx.sqlite.query(`DELETE FROM message_reactions WHERE message_id = ? AND sender = 'me'`).run(id)
+    else sqlite.query(`DELETE FROM message_reactions WHERE message_id = ? AND sender = 'me'`).run(id)
     publishMessageUpdates(ctx, tx, events, m.ticketId, [id])
   })
   return loadMessageDtos(ctx, [id])[0]!
@@ -441,6 +444,7 @@ export function forwardMessages(
   if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found')
   const whatsappId = sources[0]!.whatsappId ?? defaultConnection(ctx)
   const created = transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
     const { ticket, created: opened } = findOrOpenInboundTicket(
       tx,
       {
@@ -454,7 +458,7 @@ export function forwardMessages(
     )
     // The new-ticket rule (tickets/held.ts): the copy may not land in a ticket the user could not open.
     if (access.scope && !opened && !canSeeTicket(access.scope, ticket))
-      throw otherOpenTicket(ctx.sqlite, access.scope, ticket.id)
+      throw otherOpenTicket(sqlite, access.scope, ticket.id)
     return sources.flatMap((s) => {
       const media: StoredMedia[] =
         s.mediaPath && s.mediaState === 'stored'

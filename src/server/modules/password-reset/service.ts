@@ -4,12 +4,13 @@
  * request replaces the old one), valid for 30 minutes, single-use, kept as an HMAC; a code guessed wrong
  * `MAX_ATTEMPTS` times is spent. A reset ends every session of the user.
  */
-import { eq } from 'drizzle-orm'
 import { AppError } from '../../../shared/errors'
 import { RESET_PASSWORD, RESET_TOKEN } from '../../../shared/schemas/signup'
 import type { Deps, SystemActor } from '../../context'
 import { transact } from '../../context'
-import { passwordResets, users } from '../../db/schema'
+import { sqliteOf } from '../../db/connection'
+import type { PasswordResetRow, UserRow } from '../../db/schema'
+import { stmt } from '../../db/statements'
 import { escapeHtml, requireMailSettings, sendMail } from '../../mail/mailer'
 import { codeHash, newCode } from '../signup/codes'
 import { endOtherSessions, hashPassword } from '../users/service'
@@ -24,7 +25,10 @@ export const WEAK_PASSWORD =
 const INVALID_TOKEN = 'Código inválido ou expirado. Peça um novo código.'
 
 function userByEmail(deps: Deps, email: string) {
-  return deps.db.select().from(users).where(eq(users.email, email)).get()
+  return stmt<Pick<UserRow, 'id' | 'companyId' | 'name' | 'email'>, [string]>(
+    deps.sqlite,
+    'SELECT id, company_id AS companyId, name, email FROM users WHERE email = ?',
+  ).get(email)
 }
 
 export function recoveryMail(name: string, code: string) {
@@ -74,11 +78,13 @@ export async function requestPasswordReset(deps: Deps, email: string): Promise<{
     usedAt: null,
     attempts: 0,
   }
-  deps.db
-    .insert(passwordResets)
-    .values(row)
-    .onConflictDoUpdate({ target: passwordResets.userId, set: row })
-    .run()
+  stmt<unknown, [number, string, number, number, null, number]>(
+    deps.sqlite,
+    `INSERT INTO password_resets (user_id, code_hash, created_at, expires_at, used_at, attempts)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+     ON CONFLICT (user_id) DO UPDATE SET user_id = ?1, code_hash = ?2, created_at = ?3, expires_at = ?4,
+       used_at = ?5, attempts = ?6`,
+  ).run(row.userId, row.codeHash, row.createdAt, row.expiresAt, row.usedAt, row.attempts)
   await sendMail(deps, settings, { to: user.email, ...recoveryMail(user.name, code) })
   deps.log.info('password recovery code sent', { userId: user.id })
   return { status: 'ok' }
@@ -104,24 +110,35 @@ export async function resetPasswordWithCode(deps: Deps, email: string, token: st
   const now = deps.clock.now()
   const hash = codeHash(deps.secrets, 'password-reset', token)
   const accepted = transact(deps, (tx) => {
-    const reset = tx.select().from(passwordResets).where(eq(passwordResets.userId, user.id)).get()
+    const sqlite = sqliteOf(tx)
+    const reset = stmt<Omit<PasswordResetRow, 'userId' | 'createdAt'>, [number]>(
+      sqlite,
+      `SELECT code_hash AS codeHash, expires_at AS expiresAt, used_at AS usedAt, attempts
+       FROM password_resets WHERE user_id = ?`,
+    ).get(user.id)
     if (!reset || reset.usedAt != null || reset.expiresAt <= now || reset.attempts >= MAX_ATTEMPTS)
       return false
     if (reset.codeHash !== hash) {
-      tx.update(passwordResets)
-        .set({ attempts: reset.attempts + 1 })
-        .where(eq(passwordResets.userId, user.id))
-        .run()
+      stmt<unknown, [number, number]>(
+        sqlite,
+        'UPDATE password_resets SET attempts = ? WHERE user_id = ?',
+      ).run(reset.attempts + 1, user.id)
       return false
     }
-    tx.update(passwordResets).set({ usedAt: now }).where(eq(passwordResets.userId, user.id)).run()
+    stmt<unknown, [number, number]>(sqlite, 'UPDATE password_resets SET used_at = ? WHERE user_id = ?').run(
+      now,
+      user.id,
+    )
     return true
   })
   if (!accepted) throw invalid()
   const passwordHash = await hashPassword(password)
   const actor: SystemActor = { kind: 'system', companyId: user.companyId }
   transact(deps, (tx, events) => {
-    tx.update(users).set({ passwordHash, updatedAt: deps.clock.now() }).where(eq(users.id, user.id)).run()
+    stmt<unknown, [string, number, number]>(
+      sqliteOf(tx),
+      'UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?',
+    ).run(passwordHash, deps.clock.now(), user.id)
     endOtherSessions({ ...deps, actor }, tx, events, user.id, null)
   })
   deps.log.info('password reset with a recovery code', { userId: user.id })

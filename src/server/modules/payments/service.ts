@@ -32,7 +32,7 @@ import { platformSetting } from '../platform-settings/service'
 
 type PixReceiver = { key: string; merchantName: string; merchantCity: string }
 
-function pixReceiver(deps: Pick<Deps, 'db' | 'secrets' | 'env'>): PixReceiver | null {
+function pixReceiver(deps: Pick<Deps, 'sqlite' | 'secrets' | 'env'>): PixReceiver | null {
   const key = platformSetting(deps, 'pixKey')
   const merchantName = platformSetting(deps, 'pixMerchantName')
   const merchantCity = platformSetting(deps, 'pixMerchantCity')
@@ -128,7 +128,7 @@ export function signPaymentBody(secret: string, raw: Uint8Array | string): strin
 }
 
 /** The webhook's secret, or 503 when none is configured. */
-export function webhookSecret(deps: Pick<Deps, 'db' | 'secrets' | 'env'>): string {
+export function webhookSecret(deps: Pick<Deps, 'sqlite' | 'secrets' | 'env'>): string {
   const secret = platformSetting(deps, 'paymentWebhookSecret')
   if (!secret)
     throw new AppError('ERR_PAYMENT_WEBHOOK_NOT_CONFIGURED', 'No payment webhook secret is configured')

@@ -1,13 +1,13 @@
-import { asc, count, eq, sql } from 'drizzle-orm'
 import type { Paged, PlanDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import type { PlanInput } from '../../../shared/schemas/companies'
 import { isoTime } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact } from '../../context'
-import type { DB } from '../../db/client'
-import { pageCount, pageOf, pageWindow, preparedOnce } from '../../db/paging'
-import { companies, type PlanRow, plans } from '../../db/schema'
+import { type Connection, sqliteOf } from '../../db/connection'
+import { listPage, pageWindow } from '../../db/paging'
+import type { PlanRow } from '../../db/schema'
+import { stmt } from '../../db/statements'
 
 export const PLANS_PAGE_SIZE = 20
 
@@ -16,33 +16,51 @@ export function toPlanDto(row: PlanRow): PlanDto {
   return { ...rest, value: valueCents / 100, createdAt: isoTime(createdAt)!, updatedAt: isoTime(updatedAt)! }
 }
 
-export function getPlanRow(db: DB, planId: number): PlanRow {
-  const row = db.select().from(plans).where(eq(plans.id, planId)).get()
-  if (!row) throw new AppError('ERR_NO_PLAN_FOUND', 'Plan not found')
+/** The plan's switches: stored 0/1, answered as booleans. */
+const FLAGS = [
+  'useWhatsapp',
+  'useFacebook',
+  'useInstagram',
+  'useCampaigns',
+  'useSchedules',
+  'useInternalChat',
+  'useExternalApi',
+  'useKanban',
+  'useOpenAi',
+  'useIntegrations',
+] as const
+
+/** A row's columns in the table's order (the answer's key order), as `PlanRow` names them. */
+const PLAN_COLUMNS = `id, name, value_cents AS valueCents, users, connections, queues, ${FLAGS.map(
+  (flag) => `${columnOf(flag)} AS ${flag}`,
+).join(', ')}, created_at AS createdAt, updated_at AS updatedAt`
+
+type RawPlanRow = Omit<PlanRow, (typeof FLAGS)[number]> & Record<(typeof FLAGS)[number], number>
+
+function columnOf(field: string) {
+  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+}
+
+function planRow(raw: RawPlanRow): PlanRow {
+  const row = { ...raw } as unknown as PlanRow
+  for (const flag of FLAGS) row[flag] = raw[flag] === 1
   return row
+}
+
+export function getPlanRow(db: Connection, planId: number): PlanRow {
+  const row = stmt<RawPlanRow, [number]>(sqliteOf(db), `SELECT ${PLAN_COLUMNS} FROM plans WHERE id = ?`).get(
+    planId,
+  )
+  if (!row) throw new AppError('ERR_NO_PLAN_FOUND', 'Plan not found')
+  return planRow(row)
 }
 
 /** Public: the sign-up page offers these. */
 export function listPublicPlans(deps: Deps): PlanDto[] {
-  return deps.db.select().from(plans).orderBy(asc(plans.valueCents), asc(plans.name)).all().map(toPlanDto)
+  return stmt<RawPlanRow, []>(deps.sqlite, `SELECT ${PLAN_COLUMNS} FROM plans ORDER BY value_cents, name`)
+    .all()
+    .map((raw) => toPlanDto(planRow(raw)))
 }
-
-/** Name contains the term, case-insensitive and literal; a null term matches every plan. */
-const nameMatches = () =>
-  sql`(${sql.placeholder('term')} IS NULL OR instr(lower(${plans.name}), lower(${sql.placeholder('term')})) > 0)`
-
-const plansPage = preparedOnce((db) =>
-  db
-    .select()
-    .from(plans)
-    .where(nameMatches())
-    .orderBy(asc(plans.name))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .prepare(),
-)
-
-const plansCount = preparedOnce((db) => db.select({ n: count() }).from(plans).where(nameMatches()).prepare())
 
 export function listPlans(
   ctx: Ctx,
@@ -50,12 +68,19 @@ export function listPlans(
 ): Paged<'plans', PlanDto> {
   const at = pageWindow(query.pageNumber, PLANS_PAGE_SIZE)
   const term = query.searchParam?.trim() || null
-  const page = pageOf(plansPage(ctx.db).all({ term, limit: at.limit, offset: at.offset }), at)
-  return {
-    plans: page.rows.map(toPlanDto),
-    count: pageCount(page, () => plansCount(ctx.db).get({ term })?.n ?? 0),
-    hasMore: page.hasMore,
-  }
+  // Name contains the term, case-insensitive and literal; a null term matches every plan.
+  const page = listPage<RawPlanRow, { term: string | null }>(
+    ctx.sqlite,
+    {
+      columns: PLAN_COLUMNS,
+      from: 'plans',
+      where: '($term IS NULL OR instr(lower(name), lower($term)) > 0)',
+      order: 'ORDER BY name',
+    },
+    { term },
+    at,
+  )
+  return { plans: page.rows.map((raw) => toPlanDto(planRow(raw))), count: page.count, hasMore: page.hasMore }
 }
 
 /**
@@ -65,16 +90,15 @@ export function listPlans(
 export function getPlan(ctx: Ctx, planId: number) {
   const actor = ctx.actor
   if (actor.kind !== 'user' || !actor.super) {
-    const own = ctx.db
-      .select({ planId: companies.planId })
-      .from(companies)
-      .where(eq(companies.id, actor.companyId))
-      .get()
+    const own = stmt<{ planId: number | null }, [number]>(
+      ctx.sqlite,
+      'SELECT plan_id AS planId FROM companies WHERE id = ?',
+    ).get(actor.companyId)
     if (own?.planId !== planId) throw new AppError('ERR_NO_PLAN_FOUND', 'Plan not found')
     if (actor.kind !== 'user' || actor.profile !== 'admin')
       throw new AppError('ERR_NO_PERMISSION', "Only the company's admins can read its plan")
   }
-  return toPlanDto(getPlanRow(ctx.db, planId))
+  return toPlanDto(getPlanRow(ctx.sqlite, planId))
 }
 
 function columns(input: Partial<PlanInput>) {
@@ -82,46 +106,62 @@ function columns(input: Partial<PlanInput>) {
   return { ...rest, ...(value !== undefined ? { valueCents: Math.round(value * 100) } : {}) }
 }
 
-function assertNameFree(db: DB, name: string, exceptId?: number) {
-  const other = db.select({ id: plans.id }).from(plans).where(eq(plans.name, name)).get()
+/** The given fields as columns and values, flags bound as 0/1. */
+function assignments(input: Partial<PlanInput>) {
+  return Object.entries(columns(input))
+    .filter(([, value]) => value !== undefined)
+    .map(([field, value]) => ({
+      column: columnOf(field),
+      value: typeof value === 'boolean' ? Number(value) : (value as string | number),
+    }))
+}
+
+function assertNameFree(db: Connection, name: string, exceptId?: number) {
+  const other = stmt<{ id: number }, [string]>(sqliteOf(db), 'SELECT id FROM plans WHERE name = ?').get(name)
   if (other && other.id !== exceptId)
     throw fieldError('name', 'Another plan has this name', 'ERR_PLAN_NAME_ALREADY_EXISTS')
 }
 
 export function createPlan(ctx: Ctx, input: PlanInput): PlanDto {
   return transact(ctx, (tx) => {
-    assertNameFree(tx, input.name)
+    const sqlite = sqliteOf(tx)
+    assertNameFree(sqlite, input.name)
     const now = ctx.clock.now()
-    return toPlanDto(
-      tx
-        .insert(plans)
-        .values({ ...columns(input), name: input.name, createdAt: now, updatedAt: now })
-        .returning()
-        .get(),
-    )
+    const set = assignments({ ...input, name: input.name })
+    const row = stmt<RawPlanRow, (string | number)[]>(
+      sqlite,
+      `INSERT INTO plans (${set.map((a) => a.column).join(', ')}, created_at, updated_at)
+       VALUES (${set.map(() => '?').join(', ')}, ?, ?) RETURNING ${PLAN_COLUMNS}`,
+    ).get(...set.map((a) => a.value), now, now) as RawPlanRow
+    return toPlanDto(planRow(row))
   })
 }
 
 export function updatePlan(ctx: Ctx, planId: number, input: PlanInput): PlanDto {
   return transact(ctx, (tx) => {
-    getPlanRow(tx, planId)
-    assertNameFree(tx, input.name, planId)
-    const row = tx
-      .update(plans)
-      .set({ ...columns(input), updatedAt: ctx.clock.now() })
-      .where(eq(plans.id, planId))
-      .returning()
-      .get()
-    return toPlanDto(row)
+    const sqlite = sqliteOf(tx)
+    getPlanRow(sqlite, planId)
+    assertNameFree(sqlite, input.name, planId)
+    const set = assignments(input)
+    const row = stmt<RawPlanRow, (string | number)[]>(
+      sqlite,
+      `UPDATE plans SET ${set.map((a) => `${a.column} = ?, `).join('')}updated_at = ? WHERE id = ?
+       RETURNING ${PLAN_COLUMNS}`,
+    ).get(...set.map((a) => a.value), ctx.clock.now(), planId) as RawPlanRow
+    return toPlanDto(planRow(row))
   })
 }
 
 export function deletePlan(ctx: Ctx, planId: number) {
   transact(ctx, (tx) => {
-    getPlanRow(tx, planId)
-    const inUse = tx.select({ n: count() }).from(companies).where(eq(companies.planId, planId)).get()?.n ?? 0
+    const sqlite = sqliteOf(tx)
+    getPlanRow(sqlite, planId)
+    const inUse =
+      stmt<{ n: number }, [number]>(sqlite, 'SELECT count(*) AS n FROM companies WHERE plan_id = ?').get(
+        planId,
+      )?.n ?? 0
     if (inUse > 0)
       throw new AppError('ERR_PLAN_IN_USE', `${inUse} companies use this plan`, { companies: inUse })
-    tx.delete(plans).where(eq(plans.id, planId)).run()
+    stmt<unknown, [number]>(sqlite, 'DELETE FROM plans WHERE id = ?').run(planId)
   })
 }

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm'
 import { AppError } from '../../../shared/errors'
 import {
   isPlatformSettingKey,
@@ -10,12 +9,16 @@ import {
 import type { Ctx, Deps } from '../../context'
 import { transact } from '../../context'
 import { open, seal } from '../../crypto/sealed'
-import { platformSettings } from '../../db/schema'
+import { sqliteOf } from '../../db/connection'
+import { stmt } from '../../db/statements'
 
-type Reader = Pick<Deps, 'db' | 'secrets' | 'env'>
+type Reader = Pick<Deps, 'sqlite' | 'secrets' | 'env'>
 
 function storedValue(deps: Reader, key: PlatformSettingKey): string | null {
-  const row = deps.db.select().from(platformSettings).where(eq(platformSettings.key, key)).get()
+  const row = stmt<{ value: string }, [string]>(
+    deps.sqlite,
+    'SELECT value FROM platform_settings WHERE key = ?',
+  ).get(key)
   if (!row) return null
   return PLATFORM_SETTINGS[key].secret ? open(deps.secrets, row.value) : row.value
 }
@@ -59,18 +62,18 @@ export function updatePlatformSetting(ctx: Ctx, key: string, value: string | nul
     ])
   }
   transact(ctx, (tx) => {
+    const sqlite = sqliteOf(tx)
     if (!text) {
-      tx.delete(platformSettings).where(eq(platformSettings.key, key)).run()
+      stmt<unknown, [string]>(sqlite, 'DELETE FROM platform_settings WHERE key = ?').run(key)
       return
     }
     const stored = secret ? seal(ctx.secrets, text) : text
-    tx.insert(platformSettings)
-      .values({ key, value: stored, updatedAt: ctx.clock.now() })
-      .onConflictDoUpdate({
-        target: platformSettings.key,
-        set: { value: stored, updatedAt: ctx.clock.now() },
-      })
-      .run()
+    const now = ctx.clock.now()
+    stmt<unknown, [string, string, number, string, number]>(
+      sqlite,
+      `INSERT INTO platform_settings (key, value, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = ?, updated_at = ?`,
+    ).run(key, stored, now, stored, now)
   })
   return toDto(ctx, key)
 }

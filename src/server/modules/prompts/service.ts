@@ -9,6 +9,7 @@
  * out or sends the mask back keeps the stored one, '' removes it. Changes are live to the company's admins
  * (`company-{id}-prompt`). Deleting one lets go of the queues and connections that named it.
  */
+
 import type { Database } from 'bun:sqlite'
 import type { Paged } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
@@ -26,11 +27,11 @@ import { isoString } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact, userActor } from '../../context'
 import { open, seal } from '../../crypto/sealed'
+import { sqliteOf } from '../../db/connection'
 import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { sqliteOf } from '../tickets/dto'
 
 export const PROMPTS_PAGE_SIZE = 20
 

@@ -10,10 +10,12 @@
  * - `POST /messages/{id}/transcribe`: a received voice note or audio the user may see; the text is kept on the
  *   message (`messages.transcription`), published as an `appMessage` update, and the message answered.
  */
+
 import type { MessageDto } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
 import type { Ctx, Deps } from '../../context'
 import { transact, userActor } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { mediaFilePath } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import { loadMessageDtos } from '../messages/dto'
@@ -134,7 +136,8 @@ export async function transcribeMessage(
     options,
   )
   transact(ctx, (tx, events) => {
-    ctx.sqlite
+    const sqlite = sqliteOf(tx)
+    sqlite
       .query('UPDATE messages SET transcription = ?, updated_at = ? WHERE id = ?')
       .run(text, ctx.clock.now(), id)
     publishMessageUpdates(ctx, tx, events, m.ticketId, [id])

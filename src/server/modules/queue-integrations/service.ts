@@ -8,6 +8,7 @@
  * stored key. Changes are live to the company's admins (`company-{id}-queueIntegration`). Deleting one lets go
  * of the queues and connections that named it.
  */
+
 import type { Database } from 'bun:sqlite'
 import type { Paged } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
@@ -24,12 +25,12 @@ import { isoString } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact, userActor } from '../../context'
 import { seal } from '../../crypto/sealed'
+import { sqliteOf } from '../../db/connection'
 import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { OutboundError } from '../../net/guarded-fetch'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { sqliteOf } from '../tickets/dto'
 import { COLUMNS, languageOf, openAccount, type RawIntegration } from './config'
 import { detectIntent } from './dialogflow'
 import { parseServiceAccount, type ServiceAccount } from './service-account'

@@ -11,7 +11,6 @@
  * - one file per option, typed by its bytes (media allow-list); replaced or removed files are deleted after commit.
  */
 import { unlinkSync } from 'node:fs'
-import { and, eq, inArray } from 'drizzle-orm'
 import type { QueueOptionDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import type {
@@ -22,8 +21,9 @@ import type {
 import { isoTime } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
-import type { DB } from '../../db/client'
-import { type QueueOptionRow, queueOptions } from '../../db/schema'
+import { type Connection, sqliteOf } from '../../db/connection'
+import type { QueueOptionRow } from '../../db/schema'
+import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
 import { cleanFileName, mediaFilePath, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
@@ -36,22 +36,24 @@ const MAX_POSITION = 999
 const notFound = () => new AppError('ERR_NO_QUEUE_OPTION_FOUND', 'Queue option not found')
 
 /** The one way to load an option: another company's id is simply not found. */
-export function getQueueOptionInCompany(db: DB, companyId: number, optionId: number): QueueOptionRow {
-  const row = db
-    .select()
-    .from(queueOptions)
-    .where(and(eq(queueOptions.id, optionId), eq(queueOptions.companyId, companyId)))
-    .get()
+const OPTION_COLUMNS = `id, company_id AS companyId, queue_id AS queueId, parent_id AS parentId, title, message,
+  "option", media_path AS mediaPath, media_name AS mediaName, media_mime AS mediaMime, created_at AS createdAt,
+  updated_at AS updatedAt`
+
+export function getQueueOptionInCompany(db: Connection, companyId: number, optionId: number): QueueOptionRow {
+  const row = stmt<QueueOptionRow, [number, number]>(
+    sqliteOf(db),
+    `SELECT ${OPTION_COLUMNS} FROM queue_options WHERE id = ? AND company_id = ?`,
+  ).get(optionId, companyId)
   if (!row) throw notFound()
   return row
 }
 
-function optionsOfQueue(db: DB, companyId: number, queueId: number): QueueOptionRow[] {
-  return db
-    .select()
-    .from(queueOptions)
-    .where(and(eq(queueOptions.queueId, queueId), eq(queueOptions.companyId, companyId)))
-    .all()
+function optionsOfQueue(db: Connection, companyId: number, queueId: number): QueueOptionRow[] {
+  return stmt<QueueOptionRow, [number, number]>(
+    sqliteOf(db),
+    `SELECT ${OPTION_COLUMNS} FROM queue_options WHERE queue_id = ? AND company_id = ?`,
+  ).all(queueId, companyId)
 }
 
 const position = (row: QueueOptionRow) => Number(row.option) || Number.MAX_SAFE_INTEGER
@@ -100,7 +102,7 @@ function toDto(ctx: Ctx, rows: QueueOptionRow[], row: QueueOptionRow): QueueOpti
 
 /** A parent given as -1 or null is the top level; another id must be an option of the same queue. */
 function resolveParent(
-  db: DB,
+  db: Connection,
   companyId: number,
   queueId: number,
   parentId: number | null | undefined,
@@ -115,14 +117,14 @@ function resolveParent(
 export function listQueueOptions(ctx: Ctx, query: { queueId: number; parentId?: number }): QueueOptionDto[] {
   const { companyId } = ctx.actor
   getQueueRowInCompany(ctx.db, companyId, query.queueId)
-  const parent = resolveParent(ctx.db, companyId, query.queueId, query.parentId)
-  const rows = optionsOfQueue(ctx.db, companyId, query.queueId)
+  const parent = resolveParent(ctx.sqlite, companyId, query.queueId, query.parentId)
+  const rows = optionsOfQueue(ctx.sqlite, companyId, query.queueId)
   return childrenOf(rows, parent?.id ?? null).map((r) => toDto(ctx, rows, r))
 }
 
 export function getQueueOption(ctx: Ctx, optionId: number): QueueOptionDto {
-  const row = getQueueOptionInCompany(ctx.db, ctx.actor.companyId, optionId)
-  return toDto(ctx, optionsOfQueue(ctx.db, row.companyId, row.queueId), row)
+  const row = getQueueOptionInCompany(ctx.sqlite, ctx.actor.companyId, optionId)
+  return toDto(ctx, optionsOfQueue(ctx.sqlite, row.companyId, row.queueId), row)
 }
 
 function assertFreePosition(siblings: QueueOptionRow[], option: string, exceptId?: number) {
@@ -154,20 +156,11 @@ export function createQueueOption(ctx: Ctx, input: CreateQueueOptionInput): Queu
       assertFreePosition(siblings, option)
     }
     const now = ctx.clock.now()
-    const row = tx
-      .insert(queueOptions)
-      .values({
-        companyId,
-        queueId: input.queueId,
-        parentId: parent?.id ?? null,
-        title: input.title,
-        message: input.message ?? '',
-        option,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get()
+    const row = stmt<QueueOptionRow, [number, number, number | null, string, string, string, number, number]>(
+      sqliteOf(tx),
+      `INSERT INTO queue_options (company_id, queue_id, parent_id, title, message, "option", created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${OPTION_COLUMNS}`,
+    ).get(companyId, input.queueId, parent?.id ?? null, input.title, input.message ?? '', option, now, now)!
     return toDto(ctx, [...rows, row], row)
   })
 }
@@ -179,17 +172,16 @@ export function updateQueueOption(ctx: Ctx, optionId: number, input: UpdateQueue
     const rows = optionsOfQueue(tx, companyId, current.queueId)
     const option = input.option === undefined ? undefined : String(Number(input.option))
     if (option !== undefined) assertFreePosition(childrenOf(rows, current.parentId), option, optionId)
-    const row = tx
-      .update(queueOptions)
-      .set({
-        ...(input.title === undefined ? {} : { title: input.title }),
-        ...(input.message === undefined ? {} : { message: input.message ?? '' }),
-        ...(option === undefined ? {} : { option }),
-        updatedAt: ctx.clock.now(),
-      })
-      .where(eq(queueOptions.id, optionId))
-      .returning()
-      .get()
+    const set: [string, string][] = [
+      ...(input.title === undefined ? [] : [['title', input.title] as [string, string]]),
+      ...(input.message === undefined ? [] : [['message', input.message ?? ''] as [string, string]]),
+      ...(option === undefined ? [] : [['"option"', option] as [string, string]]),
+    ]
+    const row = stmt<QueueOptionRow, (string | number)[]>(
+      sqliteOf(tx),
+      `UPDATE queue_options SET ${set.map(([column]) => `${column} = ?, `).join('')}updated_at = ? WHERE id = ?
+       RETURNING ${OPTION_COLUMNS}`,
+    ).get(...set.map(([, value]) => value), ctx.clock.now(), optionId)!
     return toDto(
       ctx,
       rows.map((r) => (r.id === row.id ? row : r)),
@@ -199,12 +191,14 @@ export function updateQueueOption(ctx: Ctx, optionId: number, input: UpdateQueue
 }
 
 /** Gives a level's options the positions 1…n in the given order. */
-function renumber(db: DB, ordered: QueueOptionRow[], now: number) {
+function renumber(db: Connection, ordered: QueueOptionRow[], now: number) {
+  const update = stmt<unknown, [string, number, number]>(
+    sqliteOf(db),
+    'UPDATE queue_options SET "option" = ?, updated_at = ? WHERE id = ?',
+  )
   ordered.forEach((r, i) => {
     const option = String(i + 1)
-    if (r.option !== option) {
-      db.update(queueOptions).set({ option, updatedAt: now }).where(eq(queueOptions.id, r.id)).run()
-    }
+    if (r.option !== option) update.run(option, now, r.id)
   })
 }
 
@@ -225,7 +219,10 @@ export function deleteQueueOption(ctx: Ctx, optionId: number): { deleted: number
     const rows = optionsOfQueue(tx, companyId, current.queueId)
     const ids = subtreeIds(rows, optionId)
     const files = rows.filter((r) => ids.includes(r.id)).map((r) => r.mediaPath)
-    tx.delete(queueOptions).where(inArray(queueOptions.id, ids)).run()
+    stmt<unknown, [string]>(
+      sqliteOf(tx),
+      'DELETE FROM queue_options WHERE id IN (SELECT value FROM json_each(?))',
+    ).run(JSON.stringify(ids))
     const remaining = childrenOf(rows, current.parentId).filter((r) => r.id !== optionId)
     renumber(tx, remaining, ctx.clock.now())
     return { ids, files }
@@ -265,7 +262,7 @@ export function reorderQueueOptions(ctx: Ctx, input: ReorderQueueOptionsInput): 
 export function setQueueOptionMedia(ctx: Ctx, optionId: number, media: UploadedMedia): QueueOptionDto {
   const { companyId } = ctx.actor
   // Checked before the file is written, and again in the transaction (the option may go meanwhile).
-  getQueueOptionInCompany(ctx.db, companyId, optionId)
+  getQueueOptionInCompany(ctx.sqlite, companyId, optionId)
   const stored = storeMedia(ctx, companyId, media.bytes, {
     mime: media.format.mime,
     name: media.name,
@@ -276,17 +273,17 @@ export function setQueueOptionMedia(ctx: Ctx, optionId: number, media: UploadedM
     const dto = transact(ctx, (tx) => {
       const current = getQueueOptionInCompany(tx, companyId, optionId)
       previous = current.mediaPath
-      const row = tx
-        .update(queueOptions)
-        .set({
-          mediaPath: stored.path,
-          mediaName: cleanFileName(media.name, `file.${media.format.ext}`),
-          mediaMime: media.sendMime,
-          updatedAt: ctx.clock.now(),
-        })
-        .where(eq(queueOptions.id, optionId))
-        .returning()
-        .get()
+      const row = stmt<QueueOptionRow, [string, string, string, number, number]>(
+        sqliteOf(tx),
+        `UPDATE queue_options SET media_path = ?, media_name = ?, media_mime = ?, updated_at = ? WHERE id = ?
+         RETURNING ${OPTION_COLUMNS}`,
+      ).get(
+        stored.path,
+        cleanFileName(media.name, `file.${media.format.ext}`),
+        media.sendMime,
+        ctx.clock.now(),
+        optionId,
+      )!
       return toDto(ctx, optionsOfQueue(tx, companyId, row.queueId), row)
     })
     removeFiles(ctx, companyId, [previous])
@@ -305,10 +302,10 @@ export function clearQueueOptionMedia(ctx: Ctx, optionId: number): QueueOptionDt
     const current = getQueueOptionInCompany(tx, companyId, optionId)
     previous = current.mediaPath
     if (previous) {
-      tx.update(queueOptions)
-        .set({ mediaPath: null, mediaName: null, mediaMime: null, updatedAt: ctx.clock.now() })
-        .where(eq(queueOptions.id, optionId))
-        .run()
+      stmt<unknown, [number, number]>(
+        sqliteOf(tx),
+        'UPDATE queue_options SET media_path = NULL, media_name = NULL, media_mime = NULL, updated_at = ? WHERE id = ?',
+      ).run(ctx.clock.now(), optionId)
     }
     const row = getQueueOptionInCompany(tx, companyId, optionId)
     return toDto(ctx, optionsOfQueue(tx, companyId, row.queueId), row)

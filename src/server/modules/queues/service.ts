@@ -1,5 +1,4 @@
 import { unlinkSync } from 'node:fs'
-import { and, asc, eq, isNotNull } from 'drizzle-orm'
 import type { QueueDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import { defaultSchedules, effectiveSchedules, serializeSchedules } from '../../../shared/schedules'
@@ -7,15 +6,15 @@ import type { QueueInput } from '../../../shared/schemas/queues'
 import { isoTime } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
-import type { DB } from '../../db/client'
-import { files, type QueueRow, queueOptions, queues, userQueues } from '../../db/schema'
+import { type Connection, sqliteOf } from '../../db/connection'
+import type { QueueRow } from '../../db/schema'
+import { stmt } from '../../db/statements'
 import { mediaFilePath } from '../../media/store'
 import { channel, rooms } from '../../realtime/rooms'
 import { forgetAllFinished } from '../chatbot/finished'
 import { assertWithinPlanLimit } from '../plans/limits'
 import { promptExists } from '../prompts/service'
 import { integrationExists } from '../queue-integrations/service'
-import { sqliteOf } from '../tickets/dto'
 import { roomsOfUser } from '../users/service'
 
 export function toQueueDto(row: QueueRow): QueueDto {
@@ -37,32 +36,38 @@ export function toQueueDto(row: QueueRow): QueueDto {
 }
 
 /** The one way to load a queue: another company's id is simply not found. */
-export function getQueueRowInCompany(db: DB, companyId: number, queueId: number): QueueRow {
-  const row = db
-    .select()
-    .from(queues)
-    .where(and(eq(queues.id, queueId), eq(queues.companyId, companyId)))
-    .get()
+const QUEUE_COLUMNS = `id, company_id AS companyId, name, color, order_queue AS orderQueue,
+  greeting_message AS greetingMessage, out_of_hours_message AS outOfHoursMessage, schedules,
+  integration_id AS integrationId, prompt_id AS promptId, file_list_id AS fileListId, created_at AS createdAt,
+  updated_at AS updatedAt`
+
+export function getQueueRowInCompany(db: Connection, companyId: number, queueId: number): QueueRow {
+  const row = stmt<QueueRow, [number, number]>(
+    sqliteOf(db),
+    `SELECT ${QUEUE_COLUMNS} FROM queues WHERE id = ? AND company_id = ?`,
+  ).get(queueId, companyId)
   if (!row) throw new AppError('ERR_NO_QUEUE_FOUND', 'Queue not found')
   return row
 }
 
 export function listQueues(ctx: Ctx): QueueDto[] {
-  return ctx.db
-    .select()
-    .from(queues)
-    .where(eq(queues.companyId, ctx.actor.companyId))
-    .orderBy(asc(queues.orderQueue), asc(queues.name))
-    .all()
+  return stmt<QueueRow, [number]>(
+    ctx.sqlite,
+    `SELECT ${QUEUE_COLUMNS} FROM queues WHERE company_id = ? ORDER BY order_queue, name`,
+  )
+    .all(ctx.actor.companyId)
     .map(toQueueDto)
 }
 
 export function getQueue(ctx: Ctx, queueId: number): QueueDto {
-  return toQueueDto(getQueueRowInCompany(ctx.db, ctx.actor.companyId, queueId))
+  return toQueueDto(getQueueRowInCompany(ctx.sqlite, ctx.actor.companyId, queueId))
 }
 
-function assertUnique(db: DB, companyId: number, input: QueueInput, exceptId?: number) {
-  const same = db.select().from(queues).where(eq(queues.companyId, companyId)).all()
+function assertUnique(db: Connection, companyId: number, input: QueueInput, exceptId?: number) {
+  const same = stmt<Pick<QueueRow, 'id' | 'name' | 'color'>, [number]>(
+    sqliteOf(db),
+    'SELECT id, name, color FROM queues WHERE company_id = ?',
+  ).all(companyId)
   const color = input.color.toLowerCase()
   if (same.some((q) => q.id !== exceptId && q.color.toLowerCase() === color)) {
     throw fieldError('color', 'Another queue already uses this colour', 'ERR_QUEUE_COLOR_ALREADY_EXISTS')
@@ -77,17 +82,16 @@ function assertUnique(db: DB, companyId: number, input: QueueInput, exceptId?: n
  * The queue's integration, prompt and file list must be the company's own: another company's id (or one that
  * does not exist) is a 400 naming the field, never kept dangling.
  */
-function assertReferences(db: DB, companyId: number, input: QueueInput) {
+function assertReferences(db: Connection, companyId: number, input: QueueInput) {
   if (input.integrationId != null && !integrationExists(sqliteOf(db), companyId, input.integrationId))
     throw fieldError('integrationId', 'No such integration in this company')
   if (input.promptId != null && !promptExists(sqliteOf(db), companyId, input.promptId))
     throw fieldError('promptId', 'No such prompt in this company')
   if (input.fileListId != null) {
-    const list = db
-      .select({ id: files.id })
-      .from(files)
-      .where(and(eq(files.id, input.fileListId), eq(files.companyId, companyId)))
-      .get()
+    const list = stmt<{ id: number }, [number, number]>(
+      sqliteOf(db),
+      'SELECT id FROM files WHERE id = ? AND company_id = ?',
+    ).get(input.fileListId, companyId)
     if (!list) throw fieldError('fileListId', 'No such file list in this company')
   }
 }
@@ -97,7 +101,7 @@ function assertReferences(db: DB, companyId: number, input: QueueInput) {
  * on update, absent schedules, integrationId, promptId and fileListId keep what the queue has. A null schedules list
  * means the spec's defaults.
  */
-function columns(db: DB, companyId: number, input: QueueInput, creating: boolean) {
+function columns(db: Connection, companyId: number, input: QueueInput, creating: boolean) {
   assertReferences(db, companyId, input)
   const base = {
     name: input.name,
@@ -117,17 +121,30 @@ function columns(db: DB, companyId: number, input: QueueInput, creating: boolean
   return { ...base, ...schedules, ...integration, ...prompt, ...fileList }
 }
 
+/** The given columns as SQL names and bound values. */
+function assignments(values: Record<string, string | number | null | undefined>) {
+  return Object.entries(values).flatMap(([field, value]) =>
+    value === undefined ? [] : [{ column: field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value }],
+  )
+}
+
 export function createQueue(ctx: Ctx, input: QueueInput): QueueDto {
   const { companyId } = ctx.actor
   return transact(ctx, (tx, events) => {
     assertWithinPlanLimit(ctx, 'queues', tx)
     assertUnique(tx, companyId, input)
     const now = ctx.clock.now()
-    const row = tx
-      .insert(queues)
-      .values({ ...columns(tx, companyId, input, true), companyId, createdAt: now, updatedAt: now })
-      .returning()
-      .get()
+    const set = assignments({
+      ...columns(tx, companyId, input, true),
+      companyId,
+      createdAt: now,
+      updatedAt: now,
+    })
+    const row = stmt<QueueRow, (string | number | null)[]>(
+      sqliteOf(tx),
+      `INSERT INTO queues (${set.map((a) => a.column).join(', ')}) VALUES (${set.map(() => '?').join(', ')})
+       RETURNING ${QUEUE_COLUMNS}`,
+    ).get(...set.map((a) => a.value)) as QueueRow
     const queue = toQueueDto(row)
     events.publish(rooms.company(companyId), channel(companyId, 'queue'), { action: 'create', queue })
     return queue
@@ -139,12 +156,11 @@ export function updateQueue(ctx: Ctx, queueId: number, input: QueueInput): Queue
   return transact(ctx, (tx, events) => {
     const before = getQueueRowInCompany(tx, companyId, queueId)
     assertUnique(tx, companyId, input, queueId)
-    const row = tx
-      .update(queues)
-      .set({ ...columns(tx, companyId, input, false), updatedAt: ctx.clock.now() })
-      .where(eq(queues.id, queueId))
-      .returning()
-      .get()
+    const set = assignments({ ...columns(tx, companyId, input, false), updatedAt: ctx.clock.now() })
+    const row = stmt<QueueRow, (string | number | null)[]>(
+      sqliteOf(tx),
+      `UPDATE queues SET ${set.map((a) => `${a.column} = ?`).join(', ')} WHERE id = ? RETURNING ${QUEUE_COLUMNS}`,
+    ).get(...set.map((a) => a.value), queueId) as QueueRow
     // A bot given to the queue takes the tickets already waiting in it with their next message.
     if (row.integrationId !== before.integrationId || row.promptId !== before.promptId)
       events.afterCommit(() => forgetAllFinished(ctx))
@@ -157,19 +173,18 @@ export function updateQueue(ctx: Ctx, queueId: number, input: QueueInput): Queue
 export function deleteQueue(ctx: Ctx, queueId: number) {
   const { companyId } = ctx.actor
   transact(ctx, (tx, events) => {
-    getQueueRowInCompany(tx, companyId, queueId)
-    const members = tx
-      .select({ userId: userQueues.userId })
-      .from(userQueues)
-      .where(eq(userQueues.queueId, queueId))
-      .all()
+    const sqlite = sqliteOf(tx)
+    getQueueRowInCompany(sqlite, companyId, queueId)
+    const members = stmt<{ userId: number }, [number]>(
+      sqlite,
+      'SELECT user_id AS userId FROM user_queues WHERE queue_id = ?',
+    ).all(queueId)
     // The queue's chatbot options go with it (foreign key cascade); their files are removed after commit.
-    const files = tx
-      .select({ path: queueOptions.mediaPath })
-      .from(queueOptions)
-      .where(and(eq(queueOptions.queueId, queueId), isNotNull(queueOptions.mediaPath)))
-      .all()
-    tx.delete(queues).where(eq(queues.id, queueId)).run()
+    const files = stmt<{ path: string | null }, [number]>(
+      sqlite,
+      'SELECT media_path AS path FROM queue_options WHERE queue_id = ? AND media_path IS NOT NULL',
+    ).all(queueId)
+    stmt<unknown, [number]>(sqlite, 'DELETE FROM queues WHERE id = ?').run(queueId)
     events.publish(rooms.company(companyId), channel(companyId, 'queue'), { action: 'delete', queueId })
     events.afterCommit(() => {
       for (const { userId } of members) ctx.hub.resubscribeUser(userId, roomsOfUser(ctx.db, userId))

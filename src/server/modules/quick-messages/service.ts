@@ -6,6 +6,7 @@
  * messages with one shortcode (case-insensitive). Changes are live (`company-{id}-quickmessage`): company-wide
  * ones to the company, personal ones only to their owner.
  */
+
 import type { Database } from 'bun:sqlite'
 import type { Paged, QuickMessageDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
@@ -13,6 +14,7 @@ import type { ListQuickMessagesQuery, QuickMessageInput } from '../../../shared/
 import { isoString } from '../../clock'
 import type { Ctx, UserActor } from '../../context'
 import { isAdminActor, transact, userActor } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
@@ -20,7 +22,6 @@ import { cleanFileName, removeStoredMedia, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { sqliteOf } from '../tickets/dto'
 
 export const QUICK_MESSAGES_PAGE_SIZE = 20
 /** The message input's list: every usable quick message, bounded all the same. */

@@ -4,14 +4,10 @@
  */
 import type { Database } from 'bun:sqlite'
 import { AppError } from '../../../shared/errors'
-import {
-  nextOccurrence,
-  type RepeatRule,
-  type ScheduleDto,
-  type ScheduleStatus,
-} from '../../../shared/scheduled-messages'
+import { nextOccurrence, type RepeatRule, type ScheduleDto } from '../../../shared/scheduled-messages'
 import { isoString } from '../../clock'
 import type { Deps } from '../../context'
+import type { ScheduleRow } from '../../db/schema/schedules'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
 import type { EventBuffer } from '../../realtime/hub'
@@ -19,34 +15,8 @@ import { channel, rooms } from '../../realtime/rooms'
 import { maskName, type NumberVisibility } from '../contacts/mask'
 import { companyTimeZone } from '../settings/service'
 
-/** A schedule row as the service reads it. */
-export type ScheduleRow = {
-  id: number
-  companyId: number
-  body: string
-  contactId: number
-  sendAt: number
-  sentAt: number | null
-  status: ScheduleStatus
-  openTicket: 'enabled' | 'disabled'
-  ticketUserId: number | null
-  queueId: number | null
-  statusTicket: 'open' | 'closed'
-  whatsappId: number | null
-  userId: number | null
-  mediaPath: string | null
-  mediaName: string | null
-  mediaMime: string | null
-  error: string | null
-  attempts: number
-  claimedAt: number | null
-  messageId: number | null
-  ticketId: number | null
-  repeat: string | null
-  seriesId: number | null
-  createdAt: number
-  updatedAt: number
-}
+/** A schedule row as the service reads it: the table's own row type. */
+export type { ScheduleRow }
 
 export const SCHEDULE_COLUMNS = `s.id, s.company_id AS companyId, s.body, s.contact_id AS contactId, s.send_at AS sendAt,
   s.sent_at AS sentAt, s.status, s.open_ticket AS openTicket, s.ticket_user_id AS ticketUserId,

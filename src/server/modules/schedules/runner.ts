@@ -23,6 +23,7 @@
  * another attendant's since makes the schedule ERRO with ERR_OTHER_OPEN_TICKET and writes nothing (a person may
  * retry it). A schedule whose author was deleted is sent as before.
  */
+
 import type { Database } from 'bun:sqlite'
 import { copyFileSync, unlinkSync } from 'node:fs'
 import { AppError } from '../../../shared/errors'
@@ -30,6 +31,7 @@ import { planAllows } from '../../../shared/plans'
 import { assertCompanyOpen } from '../../access/company-access'
 import type { TimerHandle } from '../../clock'
 import { type Ctx, type Deps, transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import type { Job } from '../../jobs/registry'
 import { mediaFilePath, storeMedia } from '../../media/store'
@@ -173,8 +175,9 @@ export class ScheduleRunner implements Job {
       media = this.copyMedia(row)
       const file = media
       return transact(this.deps, (tx, events) => {
+        const sqlite = sqliteOf(tx)
         const now = this.deps.clock.now()
-        const won = this.deps.sqlite
+        const won = sqlite
           .query(
             `UPDATE schedules SET status = 'ENVIANDO', claimed_at = ?, attempts = attempts + 1, error = NULL,
                     updated_at = ? WHERE id = ? AND status = 'PENDENTE' AND send_at <= ?`,
@@ -188,7 +191,7 @@ export class ScheduleRunner implements Job {
           body: row.body,
           media: file ? [file] : [],
         })
-        this.deps.sqlite
+        sqlite
           .query('UPDATE schedules SET message_id = ?, ticket_id = ? WHERE id = ?')
           .run(messageId!, ticket.id, id)
         publishSchedule(this.deps, events, row.companyId, id, 'update')
@@ -226,9 +229,10 @@ export class ScheduleRunner implements Job {
     const reason = (
       e?.code ? `${e.code}: ${e.message ?? ''}` : `ERR_SENDING_WAPP_MSG: ${e?.message ?? err}`
     ).slice(0, MAX_REASON)
-    transact(this.deps, (_tx, events) => {
+    transact(this.deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       const now = this.deps.clock.now()
-      const changed = this.deps.sqlite
+      const changed = sqlite
         .query(
           `UPDATE schedules SET status = 'ERRO', error = ?, attempts = attempts + 1, claimed_at = ?, updated_at = ?
             WHERE id = ? AND status = 'PENDENTE'`,

@@ -6,6 +6,7 @@
  * Times: `sendAt` is an instant; a wall-clock time without offset is read in the company's `timezone` setting,
  * and repetition follows that zone (src/shared/scheduled-messages.ts).
  */
+
 import type { Database } from 'bun:sqlite'
 import { unlinkSync } from 'node:fs'
 import { AppError, fieldError } from '../../../shared/errors'
@@ -20,6 +21,7 @@ import type { ListSchedulesQuery, ScheduleInput } from '../../../shared/schemas/
 import { instantOf, parseWallTime } from '../../../shared/timezone'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { cleanFileName, mediaFilePath, storeMedia } from '../../media/store'
@@ -183,10 +185,11 @@ export function createSchedule(ctx: Ctx, input: ScheduleInput): ScheduleDto {
   const actor = userActor(ctx)
   const r = resolveInput(ctx, input)
   assertMayScheduleFor(ctx, r)
-  const id = transact(ctx, (_tx, events) => {
+  const id = transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
     const now = ctx.clock.now()
     const { id } = stmt<{ id: number }, (string | number | null)[]>(
-      ctx.sqlite,
+      sqlite,
       `INSERT INTO schedules (company_id, body, contact_id, send_at, status, open_ticket, ticket_user_id, queue_id,
                               status_ticket, whatsapp_id, user_id, repeat, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'PENDENTE', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -205,7 +208,7 @@ export function createSchedule(ctx: Ctx, input: ScheduleInput): ScheduleDto {
       now,
       now,
     )!
-    if (r.repeat) ctx.sqlite.query('UPDATE schedules SET series_id = id WHERE id = ?').run(id)
+    if (r.repeat) sqlite.query('UPDATE schedules SET series_id = id WHERE id = ?').run(id)
     publishSchedule(ctx, events, actor.companyId, id, 'create')
     return id
   })
@@ -231,10 +234,11 @@ export function updateSchedule(ctx: Ctx, id: number, input: ScheduleInput): Sche
   assertEditable(scheduleInCompany(ctx.sqlite, companyId, id))
   const r = resolveInput(ctx, input)
   assertMayScheduleFor(ctx, r)
-  transact(ctx, (_tx, events) => {
-    const current = scheduleInCompany(ctx.sqlite, companyId, id)
+  transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
+    const current = scheduleInCompany(sqlite, companyId, id)
     assertEditable(current)
-    ctx.sqlite
+    sqlite
       .query(
         `UPDATE schedules SET body = ?, contact_id = ?, send_at = ?, open_ticket = ?, ticket_user_id = ?, queue_id = ?,
                 status_ticket = ?, whatsapp_id = ?, repeat = ?, series_id = CASE WHEN ? IS NULL THEN NULL ELSE COALESCE(series_id, id) END,
@@ -282,11 +286,12 @@ function dropMediaFile(ctx: Ctx, companyId: number, path: string | null) {
  */
 export function deleteSchedule(ctx: Ctx, id: number) {
   const companyId = ctx.actor.companyId
-  const row = transact(ctx, (_tx, events) => {
-    const row = scheduleInCompany(ctx.sqlite, companyId, id)
+  const row = transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
+    const row = scheduleInCompany(sqlite, companyId, id)
     if (row.status === 'ENVIANDO')
       throw fieldError('status', 'This message is being sent right now; try again in a moment')
-    ctx.sqlite.query('DELETE FROM schedules WHERE id = ?').run(id)
+    sqlite.query('DELETE FROM schedules WHERE id = ?').run(id)
     events.publish(rooms.company(companyId), channel(companyId, 'schedule'), {
       action: 'delete',
       scheduleId: id,
@@ -315,11 +320,12 @@ export function uploadScheduleMedia(ctx: Ctx, id: number, upload: UploadedMedia)
   })
   let previous: string | null = null
   try {
-    transact(ctx, (_tx, events) => {
-      const row = scheduleInCompany(ctx.sqlite, companyId, id)
+    transact(ctx, (tx, events) => {
+      const sqlite = sqliteOf(tx)
+      const row = scheduleInCompany(sqlite, companyId, id)
       assertEditable(row)
       previous = row.mediaPath
-      ctx.sqlite
+      sqlite
         .query(
           'UPDATE schedules SET media_path = ?, media_name = ?, media_mime = ?, updated_at = ? WHERE id = ?',
         )
@@ -343,10 +349,11 @@ export function uploadScheduleMedia(ctx: Ctx, id: number, upload: UploadedMedia)
 /** `DELETE /schedules/{id}/media-upload`: takes the attachment away. */
 export function deleteScheduleMedia(ctx: Ctx, id: number): ScheduleDto {
   const companyId = ctx.actor.companyId
-  const previous = transact(ctx, (_tx, events) => {
-    const row = scheduleInCompany(ctx.sqlite, companyId, id)
+  const previous = transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
+    const row = scheduleInCompany(sqlite, companyId, id)
     assertEditable(row)
-    ctx.sqlite
+    sqlite
       .query(
         'UPDATE schedules SET media_path = NULL, media_name = NULL, media_mime = NULL, updated_at = ? WHERE id = ?',
       )
@@ -365,13 +372,14 @@ export function deleteScheduleMedia(ctx: Ctx, id: number): ScheduleDto {
  */
 export function retrySchedule(ctx: Ctx, id: number): ScheduleDto {
   const companyId = ctx.actor.companyId
-  const requeued = transact(ctx, (_tx, events) => {
-    const row = scheduleInCompany(ctx.sqlite, companyId, id)
+  const requeued = transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
+    const row = scheduleInCompany(sqlite, companyId, id)
     if (row.status !== 'ERRO') throw fieldError('status', 'Only a schedule that failed can be sent again')
     const now = ctx.clock.now()
     let messageId: number | null = null
     if (row.messageId != null) {
-      const moved = ctx.sqlite
+      const moved = sqlite
         .query(
           `UPDATE messages SET send_state = 'queued', send_error = NULL, updated_at = ?
             WHERE id = ? AND company_id = ? AND send_state = 'failed' AND is_deleted = 0`,
@@ -380,14 +388,14 @@ export function retrySchedule(ctx: Ctx, id: number): ScheduleDto {
       if (moved.changes === 1) messageId = row.messageId
     }
     if (messageId != null)
-      ctx.sqlite
+      sqlite
         .query(
           `UPDATE schedules SET status = 'ENVIANDO', error = NULL, claimed_at = ?, attempts = attempts + 1,
                   updated_at = ? WHERE id = ?`,
         )
         .run(now, now, id)
     else
-      ctx.sqlite
+      sqlite
         .query(
           `UPDATE schedules SET status = 'PENDENTE', error = NULL, message_id = NULL, ticket_id = NULL,
                   claimed_at = NULL, send_at = MIN(send_at, ?), updated_at = ? WHERE id = ?`,

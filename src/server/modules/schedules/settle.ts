@@ -1,5 +1,6 @@
 import type { Deps } from '../../context'
 import { transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { outboundSender } from '../messages/outbound'
 import { publishSchedule } from './rows'
@@ -32,10 +33,11 @@ export function settleSchedules(deps: Deps, scheduleId?: number) {
   for (const r of rows) {
     if (r.sendState === 'queued' || r.sendState === 'sending') continue
     const now = deps.clock.now()
-    transact(deps, (_tx, events) => {
+    transact(deps, (tx, events) => {
+      const sqlite = sqliteOf(tx)
       let changed: number
       if (r.sendState === 'sent')
-        changed = deps.sqlite
+        changed = sqlite
           .query(
             `UPDATE schedules SET status = 'ENVIADA', sent_at = ?, error = NULL, updated_at = ?
               WHERE id = ? AND status = 'ENVIANDO'`,
@@ -48,7 +50,7 @@ export function settleSchedules(deps: Deps, scheduleId?: number) {
             : r.messageId == null
               ? 'ERR_SEND_INTERRUPTED: interrupted before its message was written; retry to send it'
               : 'ERR_SENDING_WAPP_MSG: the message was deleted before it was sent'
-        changed = deps.sqlite
+        changed = sqlite
           .query(
             `UPDATE schedules SET status = 'ERRO', error = ?, updated_at = ? WHERE id = ? AND status = 'ENVIANDO'`,
           )

@@ -1,30 +1,29 @@
 import type { Database } from 'bun:sqlite'
-import { and, eq } from 'drizzle-orm'
 import type { SettingItem } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import { defaultSettings, isSettingKey, SETTING_KEYS, SETTINGS } from '../../../shared/settings'
 import { DEFAULT_TIMEZONE, isValidTimeZone } from '../../../shared/timezone'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
-import type { DB } from '../../db/client'
-import { settings } from '../../db/schema'
+import { type Connection, sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { channel, rooms } from '../../realtime/rooms'
 
 /** Writes any missing setting of the catalogue with its default; run for every new company. */
-export function ensureDefaultSettings(tx: DB, companyId: number, now: number) {
-  tx.insert(settings)
-    .values(defaultSettings().map((s) => ({ ...s, companyId, createdAt: now, updatedAt: now })))
-    .onConflictDoNothing()
-    .run()
+export function ensureDefaultSettings(tx: Connection, companyId: number, now: number) {
+  const insert = stmt<unknown, [number, string, string, number, number]>(
+    sqliteOf(tx),
+    `INSERT INTO settings (company_id, key, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT DO NOTHING`,
+  )
+  for (const s of defaultSettings()) insert.run(companyId, s.key, s.value, now, now)
 }
 
-export function companySettings(db: DB, companyId: number): SettingItem[] {
-  const rows = db
-    .select({ key: settings.key, value: settings.value })
-    .from(settings)
-    .where(eq(settings.companyId, companyId))
-    .all()
+export function companySettings(db: Connection, companyId: number): SettingItem[] {
+  const rows = stmt<{ key: string; value: string }, [number]>(
+    sqliteOf(db),
+    'SELECT key, value FROM settings WHERE company_id = ?',
+  ).all(companyId)
   const stored = new Map(rows.map((r) => [r.key, r.value]))
   return SETTING_KEYS.map((key) => ({ key, value: stored.get(key) ?? SETTINGS[key].default }))
 }
@@ -40,23 +39,23 @@ export function updateSetting(ctx: Ctx, key: string, value: string): SettingItem
   const { companyId } = ctx.actor
   return transact(ctx, (tx, events) => {
     const now = ctx.clock.now()
-    tx.insert(settings)
-      .values({ companyId, key, value, createdAt: now, updatedAt: now })
-      .onConflictDoUpdate({ target: [settings.companyId, settings.key], set: { value, updatedAt: now } })
-      .run()
+    stmt<unknown, [number, string, string, number, number, string, number]>(
+      sqliteOf(tx),
+      `INSERT INTO settings (company_id, key, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (company_id, key) DO UPDATE SET value = ?, updated_at = ?`,
+    ).run(companyId, key, value, now, now, value, now)
     const setting = { key, value }
     events.publish(rooms.company(companyId), channel(companyId, 'settings'), { action: 'update', setting })
     return setting
   })
 }
 
-export function settingValue(db: DB, companyId: number, key: keyof typeof SETTINGS) {
+export function settingValue(db: Connection, companyId: number, key: keyof typeof SETTINGS) {
   return (
-    db
-      .select({ value: settings.value })
-      .from(settings)
-      .where(and(eq(settings.companyId, companyId), eq(settings.key, key)))
-      .get()?.value ?? SETTINGS[key].default
+    stmt<{ value: string }, [number, string]>(
+      sqliteOf(db),
+      'SELECT value FROM settings WHERE company_id = ? AND key = ?',
+    ).get(companyId, key)?.value ?? SETTINGS[key].default
   )
 }
 

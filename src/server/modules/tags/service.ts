@@ -6,17 +6,17 @@
  * (`company-{id}-tag`, to the whole company): a client renames or drops the tag on the tickets and contacts it
  * holds by id, so a tag change does not republish every ticket that carries it.
  */
+
 import type { Database } from 'bun:sqlite'
 import type { Paged, TagDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import type { ListTagsQuery, TagInput } from '../../../shared/schemas/tags'
 import type { Ctx } from '../../context'
 import { isAdminActor, transact } from '../../context'
-import type { DB } from '../../db/client'
+import { type Connection, sqliteOf } from '../../db/connection'
 import { listPage, pageWindow } from '../../db/paging'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { sqliteOf } from '../tickets/dto'
 
 export const TAGS_PAGE_SIZE = 20
 export const DEFAULT_TAG_COLOR = '#3284FE'
@@ -53,7 +53,7 @@ export function toTagDto(row: RawTag): TagDto {
 }
 
 /** The one way to load a tag: another company's id is simply not found. */
-export function getTagRowInCompany(db: DB | Database, companyId: number, tagId: number): RawTag {
+export function getTagRowInCompany(db: Connection, companyId: number, tagId: number): RawTag {
   const row = sqliteOf(db)
     .query<RawTag, [number, number]>(
       `SELECT ${TAG_COLUMNS}, ${TICKETS_COUNT} FROM tags t WHERE t.id = ? AND t.company_id = ?`,

@@ -3,16 +3,18 @@
  * all of them (the Kanban board moves a card by removing then adding). Whoever may see the ticket may tag it;
  * another company's ticket or tag is not found. The ticket's change is live, to the rooms that may see it.
  */
+
 import type { Database } from 'bun:sqlite'
 import type { TicketDto } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import type { EventBuffer } from '../../realtime/hub'
 import { numberVisibility } from '../contacts/mask'
 import { getTagRowInCompany } from '../tags/service'
 import { actorScope, assertCanSeeTicket } from '../tickets/access'
-import { loadTicketDtos, maskTicket, sqliteOf } from '../tickets/dto'
+import { loadTicketDtos, maskTicket } from '../tickets/dto'
 import { publishTicket } from '../tickets/live'
 import { ticketRowInCompany } from '../tickets/rows'
 

@@ -5,10 +5,11 @@
  * numbers until the DTO; numbers (and names that are numbers) are unmasked here and masked per reader by
  * `maskTicket`.
  */
+
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { TagRef, TicketDto, TicketStatusName } from '../../../shared/api'
 import { isoString } from '../../clock'
-import type { DB } from '../../db/client'
+import { type Connection, sqliteOf } from '../../db/connection'
 import { companyDirectory, type Directory } from '../../db/directory'
 import { stmt } from '../../db/statements'
 import { maskContact, maskName, maskNumber, type NumberVisibility } from '../contacts/mask'
@@ -151,22 +152,10 @@ export const BY_IDS_SQL = `SELECT ${TICKET_COLUMNS} FROM tickets t ${TICKET_JOIN
  WHERE t.id IN (SELECT value FROM json_each(?))`
 
 /**
- * The bun:sqlite handle under a Drizzle database or a transaction on it (one connection either way), or the
- * handle itself: raw prepared SQL on the same connection, inside the caller's transaction when there is one.
- */
-export function sqliteOf(db: DB | Database): Database {
-  if (typeof (db as Database).query === 'function') return db as Database
-  const drizzled = db as unknown as { $client?: Database; session?: { client?: Database } }
-  const client = drizzled.$client ?? drizzled.session?.client
-  if (!client) throw new Error('no sqlite client under this database handle')
-  return client
-}
-
-/**
  * Tickets as DTOs, in the order of `ids` (missing ids are left out), numbers unmasked: one query for the
  * tickets with their joins and one for their tags, whatever the batch size. Works inside a transaction.
  */
-export function loadTicketDtos(db: DB | Database, ids: number[]): TicketDto[] {
+export function loadTicketDtos(db: Connection, ids: number[]): TicketDto[] {
   if (ids.length === 0) return []
   const sqlite = sqliteOf(db)
   const rows = stmt<TicketJoinRow, [string]>(sqlite, BY_IDS_SQL).all(JSON.stringify(ids))

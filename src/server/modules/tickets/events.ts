@@ -1,8 +1,6 @@
-import type { Database } from 'bun:sqlite'
-import type { DB } from '../../db/client'
+import { type Connection, sqliteOf } from '../../db/connection'
 import type { TicketEventType, TicketStatus } from '../../db/schema/tickets'
 import { stmt } from '../../db/statements'
-import { sqliteOf } from './dto'
 
 /** Where a ticket is: its status, user, queue and connection. */
 export type TicketState = {
@@ -32,7 +30,7 @@ const INSERT_SQL = `INSERT INTO ticket_events (company_id, ticket_id, type, acto
  * Records a change of a ticket's state (created, accepted, transferred, returned, closed, reopened): who, when,
  * from where to where, for the dashboard. Call it inside the transaction that makes the change.
  */
-export function recordTicketEvent(tx: DB | Database, e: TicketEventInput) {
+export function recordTicketEvent(tx: Connection, e: TicketEventInput) {
   stmt(sqliteOf(tx), INSERT_SQL).run(
     e.companyId,
     e.ticketId,

@@ -1,10 +1,9 @@
 import type { Database } from 'bun:sqlite'
-import type { DB } from '../../db/client'
+import { type Connection, sqliteOf } from '../../db/connection'
 import type { TicketRow } from '../../db/schema'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
 import { awaitingRating } from './awaiting-rating'
-import { sqliteOf } from './dto'
 import { recordTicketEvent } from './events'
 import { activeTicketRow, insertTicket, ticketRowInCompany } from './rows'
 
@@ -35,7 +34,7 @@ export type InboundTicket = { ticket: TicketRow; created: boolean; reopened: boo
  * puts the ticket in the lists of the users who may see it.
  */
 export function findOrOpenInboundTicket(
-  tx: DB | Database,
+  tx: Connection,
   input: InboundTicketInput,
   _events: EventBuffer,
 ): InboundTicket {

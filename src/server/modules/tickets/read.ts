@@ -1,4 +1,5 @@
 import { type Deps, transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import { publishUnread, type TicketPlace } from './live'
 
 /**
@@ -12,13 +13,14 @@ export function markTicketRead(
   deps: Pick<Deps, 'db' | 'sqlite' | 'hub' | 'clock'>,
   ticket: TicketPlace,
 ): boolean {
-  return transact(deps as Deps, (_tx, events) => {
-    const marked = deps.sqlite
+  return transact(deps as Deps, (tx, events) => {
+    const sqlite = sqliteOf(tx)
+    const marked = sqlite
       .query(
         'UPDATE messages SET read = 1 WHERE ticket_id = ? AND company_id = ? AND read = 0 AND from_me = 0',
       )
       .run(ticket.id, ticket.companyId).changes
-    const zeroed = deps.sqlite
+    const zeroed = sqlite
       .query(
         'UPDATE tickets SET unread_messages = 0 WHERE id = ? AND company_id = ? AND unread_messages <> 0',
       )

@@ -3,6 +3,7 @@ import { AppError, fieldError } from '../../../shared/errors'
 import type { CreateTicketInput, UpdateTicketInput } from '../../../shared/schemas/tickets'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
+import { sqliteOf } from '../../db/connection'
 import type { TicketRow } from '../../db/schema'
 import type { TicketEventType, TicketStatus } from '../../db/schema/tickets'
 import { stmt } from '../../db/statements'
@@ -276,10 +277,11 @@ export function updateTicket(
   const notice = plan.notice
   const noticeIds: number[] = []
   const dto = transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
     const now = ctx.clock.now()
     const { status, userId, queueId, whatsappId } = plan.to
     stmt(
-      ctx.sqlite,
+      sqlite,
       `UPDATE tickets SET status = ?, user_id = ?, queue_id = ?, whatsapp_id = ?, updated_at = ?,
                 closed_at = CASE WHEN ? = 'closed' THEN ? ELSE NULL END,
                 unread_messages = CASE WHEN ? = 'closed' THEN 0 ELSE unread_messages END
@@ -297,13 +299,13 @@ export function updateTicket(
     if (notice && whatsappId != null) {
       // Written in the same transaction as the change (the farewell lands on the ticket it closes), sent after.
       const contactName = contactNameOf(ctx, t)
-      const timeZone = companyTimeZone(ctx.sqlite, companyId)
+      const timeZone = companyTimeZone(sqlite, companyId)
       const body = fillTemplate(notice, { id, createdAt: t.createdAt, contactName }, now, timeZone).trim()
       const target = { id, companyId, contactId: t.contactId, whatsappId, status }
       if (body) noticeIds.push(...writeOutboundMessages(ctx, tx, events, target, { body }))
     }
     for (const step of steps) step.apply(tx, now)
-    const fresh = loadTicketDtos(ctx.sqlite, [id])[0]!
+    const fresh = loadTicketDtos(sqlite, [id])[0]!
     publishTicket(events, fresh, placeOf(t))
     return fresh
   })
@@ -383,8 +385,9 @@ export function createTicket(ctx: Ctx, input: CreateTicketInput): { ticket: Tick
     throw otherOpenTicket(ctx.sqlite, scope, existing.id)
   }
   const dto = transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
     const now = ctx.clock.now()
-    const row = insertTicket(ctx.sqlite, {
+    const row = insertTicket(sqlite, {
       companyId,
       contactId: input.contactId,
       whatsappId,
@@ -403,7 +406,7 @@ export function createTicket(ctx: Ctx, input: CreateTicketInput): { ticket: Tick
       to: { status: 'open', userId, queueId, whatsappId },
       at: now,
     })
-    const fresh = loadTicketDtos(ctx.sqlite, [row.id])[0]!
+    const fresh = loadTicketDtos(sqlite, [row.id])[0]!
     publishTicket(events, fresh)
     return fresh
   })
@@ -415,20 +418,21 @@ export function createTicket(ctx: Ctx, input: CreateTicketInput): { ticket: Tick
 /** Deletes a ticket with its messages, tags and events (the route checks ticket-options:deleteTicket). */
 export function deleteTicket(ctx: Ctx, id: number) {
   const t = getTicketRow(ctx, id)
-  transact(ctx, (_tx, events) => {
+  transact(ctx, (tx, events) => {
+    const sqlite = sqliteOf(tx)
     // The message search index is contentless: drop the ticket's entries by rowid (ticket_id << 32 | id).
     const indexedUpto =
       stmt<{ n: number }, []>(
-        ctx.sqlite,
+        sqlite,
         'SELECT messages_indexed_upto AS n FROM search_state WHERE id = 1',
       ).get()?.n ?? 0
     const ids = stmt<{ id: number }, [number, number]>(
-      ctx.sqlite,
+      sqlite,
       'SELECT id FROM messages WHERE ticket_id = ? AND id <= ?',
     ).all(id, indexedUpto)
-    const drop = stmt(ctx.sqlite, 'DELETE FROM messages_fts WHERE rowid = ?')
+    const drop = stmt(sqlite, 'DELETE FROM messages_fts WHERE rowid = ?')
     for (const m of ids) drop.run(id * 2 ** 32 + m.id)
-    stmt(ctx.sqlite, 'DELETE FROM tickets WHERE id = ?').run(id)
+    stmt(sqlite, 'DELETE FROM tickets WHERE id = ?').run(id)
     publishTicketDeleted(events, placeOf(t))
   })
 }
