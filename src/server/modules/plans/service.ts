@@ -1,5 +1,6 @@
 import type { Paged, PlanDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
+import { PLAN_FLAGS } from '../../../shared/plans'
 import type { PlanInput } from '../../../shared/schemas/companies'
 import { isoTime } from '../../clock'
 import type { Ctx, Deps } from '../../context'
@@ -16,19 +17,8 @@ export function toPlanDto(row: PlanRow): PlanDto {
   return { ...rest, value: valueCents / 100, createdAt: isoTime(createdAt)!, updatedAt: isoTime(updatedAt)! }
 }
 
-/** The plan's switches: stored 0/1, answered as booleans. */
-const FLAGS = [
-  'useWhatsapp',
-  'useFacebook',
-  'useInstagram',
-  'useCampaigns',
-  'useSchedules',
-  'useInternalChat',
-  'useExternalApi',
-  'useKanban',
-  'useOpenAi',
-  'useIntegrations',
-] as const
+/** The plan's switches (`PLAN_FLAGS`): stored 0/1, answered as booleans. */
+const FLAGS = PLAN_FLAGS
 
 /** A row's columns in the table's order (the answer's key order), as `PlanRow` names them. */
 const PLAN_COLUMNS = `id, name, value_cents AS valueCents, users, connections, queues, ${FLAGS.map(

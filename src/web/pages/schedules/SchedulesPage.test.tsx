@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { useLocation } from 'react-router-dom'
 import type { ScheduleDto } from '../../../shared/scheduled-messages'
 import { dispatch } from '../../api/live'
+import { makeSchedule } from '../../test/schedules'
 import { livePageSuite, mockFetch, renderAt } from '../../test/utils'
 
 function Where() {
@@ -11,34 +12,7 @@ function Where() {
   return <output data-testid="where">{at.pathname + at.search}</output>
 }
 
-const schedule = (id: number, extra: Partial<ScheduleDto> = {}): ScheduleDto => ({
-  id,
-  companyId: 7,
-  body: 'Lembrete: sua consulta é amanhã às 10 horas',
-  contactId: 5,
-  contact: { id: 5, name: 'Maria Souza' },
-  // 15:00 UTC is 12:00 in São Paulo.
-  sendAt: '2026-11-21T15:00:00.000Z',
-  sentAt: null,
-  status: 'PENDENTE',
-  openTicket: 'enabled',
-  ticketUserId: null,
-  queueId: null,
-  statusTicket: 'closed',
-  whatsappId: null,
-  userId: 1,
-  mediaPath: null,
-  mediaName: null,
-  mediaUrl: null,
-  error: null,
-  attempts: 0,
-  ticketId: null,
-  repeat: null,
-  seriesId: null,
-  createdAt: '',
-  updatedAt: '',
-  ...extra,
-})
+const schedule = makeSchedule
 
 const ROWS = [
   schedule(1),

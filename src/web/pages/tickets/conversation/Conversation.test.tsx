@@ -5,6 +5,7 @@ import type { MessageDto, TicketDto } from '../../../../shared/api'
 import { startLive, stopLive } from '../../../api/live'
 import { Toaster } from '../../../components/ui/Toast'
 import { resetLiveLists } from '../../../state/liveList'
+import { makeSchedule } from '../../../test/schedules'
 import { type Call, makeUser, mockFetch, resetState, signIn, sockets } from '../../../test/utils'
 import { Conversation } from './Conversation'
 import { makeMessage, makeTicket } from './fixtures'
@@ -466,32 +467,7 @@ describe('Conversation', () => {
   })
 
   test("the contact drawer lists the contact's appointments and schedules one through the ticket's connection", async () => {
-    const appointment = {
-      id: 40,
-      companyId: 7,
-      body: 'Lembrete: sua consulta é amanhã às 10 horas',
-      contactId: 9,
-      contact: { id: 9, name: 'Maria Souza' },
-      sendAt: '2026-11-21T15:00:00.000Z',
-      sentAt: null,
-      status: 'PENDENTE',
-      openTicket: 'enabled',
-      ticketUserId: null,
-      queueId: null,
-      statusTicket: 'closed',
-      whatsappId: null,
-      userId: 1,
-      mediaPath: null,
-      mediaName: null,
-      mediaUrl: null,
-      error: null,
-      attempts: 0,
-      ticketId: null,
-      repeat: null,
-      seriesId: null,
-      createdAt: '',
-      updatedAt: '',
-    }
+    const appointment = makeSchedule(40, { contactId: 9, contact: { id: 9, name: 'Maria Souza' } })
     const calls = mockFetch({
       ...base,
       'GET /api/whatsapp': () => ({ body: [{ id: 3, name: 'Loja', status: 'CONNECTED' }] }),
