@@ -1,14 +1,22 @@
-import { and, eq, inArray } from 'drizzle-orm'
 import type { SessionUpdate } from '../../shared/api'
 import type { ConnectionStatus, ConnectionStatusReason } from '../../shared/connection-status'
 import { AppError } from '../../shared/errors'
 import type { CompanyEvents } from '../../shared/live'
 import type { Clock } from '../clock'
 import type { DB } from '../db/client'
-import { type WhatsappRow, whatsapps } from '../db/schema'
+import { sqliteOf } from '../db/connection'
+import type { WhatsappRow } from '../db/schema'
+import { stmt } from '../db/statements'
 import type { Logger } from '../logger'
 import type { Hub } from '../realtime/hub'
 import { channel, rooms } from '../realtime/rooms'
+import {
+  CONNECTION_COLUMNS,
+  connectionRowById,
+  type RawConnectionRow,
+  toConnectionRow,
+  updateConnectionRow,
+} from './connection-row'
 import type { ChannelEvent, ChannelProvider, ChannelSession } from './types'
 
 /** What the manager needs of the server (declared here, not taken from Deps, which holds the manager). */
@@ -73,19 +81,17 @@ export class ChannelManager {
 
   /** Boot: sessions that were working come back; QR codes of the previous run are void. */
   async startAll(staggerMs = 200) {
-    const rows = this.deps.db.select().from(whatsapps).all()
+    const sqlite = sqliteOf(this.deps.db)
+    const rows = stmt<RawConnectionRow, []>(sqlite, `SELECT ${CONNECTION_COLUMNS} FROM whatsapps`)
+      .all()
+      .map(toConnectionRow)
     const stale = rows.filter((r) => !resumable(r) && (r.qrcode || r.status === 'qrcode'))
     if (stale.length) {
-      this.deps.db
-        .update(whatsapps)
-        .set({ status: 'DISCONNECTED', qrcode: '', pairingCode: null, expirationTime: null })
-        .where(
-          inArray(
-            whatsapps.id,
-            stale.map((r) => r.id),
-          ),
-        )
-        .run()
+      stmt<unknown, [string]>(
+        sqlite,
+        `UPDATE whatsapps SET status = 'DISCONNECTED', qrcode = '', pairing_code = NULL, expiration_time = NULL
+          WHERE id IN (SELECT value FROM json_each(?))`,
+      ).run(JSON.stringify(stale.map((r) => r.id)))
     }
     for (const row of rows.filter(resumable)) {
       await this.start(row).catch((err: Error) =>
@@ -237,17 +243,15 @@ export class ChannelManager {
   }
 
   private row(connectionId: number) {
-    return this.deps.db.select().from(whatsapps).where(eq(whatsapps.id, connectionId)).get()
+    return connectionRowById(sqliteOf(this.deps.db), connectionId)
   }
 
   /** Writes the session's state on its connection row and tells the company's admins and the operator. */
   private update(connectionId: number, patch: Partial<WhatsappRow>, progress?: number) {
-    const row = this.deps.db
-      .update(whatsapps)
-      .set({ ...patch, updatedAt: this.deps.clock.now() })
-      .where(and(eq(whatsapps.id, connectionId)))
-      .returning()
-      .get()
+    const row = updateConnectionRow(sqliteOf(this.deps.db), connectionId, {
+      ...patch,
+      updatedAt: this.deps.clock.now(),
+    })
     if (!row) return
     // The same typed publish as services: the payload is checked against the event's entry in CompanyEvents.
     const event = channel(row.companyId, 'whatsappSession')

@@ -19,14 +19,14 @@
  * line with every other sender of the connection, each claimed inside its turn.
  */
 
+import type { SQLQueryBindings } from 'bun:sqlite'
 import type { MessageDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import type { ContactRef, MsgRef, OutboundContent } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
 import { type Ctx, type Deps, transact } from '../../context'
-import type { DB } from '../../db/client'
-import { sqliteOf } from '../../db/connection'
-import { messages } from '../../db/schema'
+import { type Connection, sqliteOf } from '../../db/connection'
+import { stmt } from '../../db/statements'
 import { mediaFilePath } from '../../media/store'
 import type { EventBuffer } from '../../realtime/hub'
 import { doorOf, type Hand, type Turn } from '../outbound/door'
@@ -87,6 +87,12 @@ export function outboundTicket(
   return ticket
 }
 
+/** An outbound row (from me, read, not acknowledged yet); the columns not named take the table's defaults. */
+const INSERT_OUTBOUND = `INSERT INTO messages (company_id, ticket_id, contact_id, user_id, is_private, send_state,
+    provider_data, created_at, updated_at, quoted_msg_id, body, media_type, media_state, media_path, media_name,
+    media_mime, media_size, ptt, from_me, read, ack)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, 0) RETURNING id`
+
 /**
  * Writes outbound messages on a ticket inside the caller's transaction: one row per file (the text is the
  * first file's caption) or one text row; private notes are written with no send state and never sent. Updates
@@ -95,7 +101,7 @@ export function outboundTicket(
  */
 export function writeOutboundMessages(
   ctx: Ctx,
-  tx: DB,
+  tx: Connection,
   events: EventBuffer,
   ticket: OutboundTicket,
   input: Omit<OutboundInput, 'ticketId'>,
@@ -105,53 +111,53 @@ export function writeOutboundMessages(
   const media = input.media ?? []
   if (!input.body && !media.length)
     throw fieldError('body', 'must not be empty: write a message or attach a file')
+  const sqlite = sqliteOf(tx)
   if (input.quotedMsgId != null) {
-    const quoted = ctx.sqlite
-      .query<{ ticketId: number; contactId: number | null }, [number, number]>(
-        'SELECT ticket_id AS ticketId, contact_id AS contactId FROM messages WHERE id = ? AND company_id = ?',
-      )
-      .get(input.quotedMsgId, ticket.companyId)
+    const quoted = stmt<{ ticketId: number; contactId: number | null }, [number, number]>(
+      sqlite,
+      'SELECT ticket_id AS ticketId, contact_id AS contactId FROM messages WHERE id = ? AND company_id = ?',
+    ).get(input.quotedMsgId, ticket.companyId)
     if (!quoted || (quoted.ticketId !== ticket.id && quoted.contactId !== ticket.contactId))
       throw fieldError('quotedMsg', 'must be a message of this conversation')
   }
   const userId = ctx.actor.kind === 'user' ? ctx.actor.userId : null
-  const base = {
-    companyId: ticket.companyId,
-    ticketId: ticket.id,
-    contactId: ticket.contactId,
-    fromMe: true,
+  const quotedMsgId = input.quotedMsgId ?? null
+  const common = [
+    ticket.companyId,
+    ticket.id,
+    ticket.contactId,
     userId,
-    ack: 0,
-    read: true,
-    isPrivate,
-    quotedMsgId: input.quotedMsgId ?? null,
-    sendState: isPrivate ? null : ('queued' as const),
-    providerData: input.forwardOf ? JSON.stringify({ forwardOf: input.forwardOf }) : null,
-    createdAt: now,
-    updatedAt: now,
-  }
-  const rows = media.length
-    ? media.map((m, i) => ({
-        ...base,
-        body: i === 0 ? input.body : '',
-        mediaType: m.mediaType,
-        mediaState: 'stored' as const,
-        mediaPath: m.path,
-        mediaName: m.name,
-        mediaMime: m.mime,
-        mediaSize: m.size,
-        ptt: m.ptt,
-        // Each file is its own WhatsApp message: only the first quotes.
-        quotedMsgId: i === 0 ? base.quotedMsgId : null,
-      }))
-    : [{ ...base, body: input.body, mediaType: 'chat' as const }]
-  const ids = rows.map((row) => tx.insert(messages).values(row).returning({ id: messages.id }).get().id)
+    Number(isPrivate),
+    isPrivate ? null : 'queued',
+    input.forwardOf ? JSON.stringify({ forwardOf: input.forwardOf }) : null,
+    now,
+    now,
+  ]
+  const insert = stmt<{ id: number }, SQLQueryBindings[]>(sqlite, INSERT_OUTBOUND)
+  const write = (body: string, quoted: number | null, m?: StoredMedia) =>
+    insert.get(
+      ...common,
+      quoted,
+      body,
+      m?.mediaType ?? 'chat',
+      m ? 'stored' : 'none',
+      m?.path ?? null,
+      m?.name ?? null,
+      m?.mime ?? null,
+      m?.size ?? null,
+      Number(m?.ptt ?? false),
+    )!.id
+  const ids = media.length
+    ? // Each file is its own WhatsApp message: only the first quotes.
+      media.map((m, i) => write(i === 0 ? input.body : '', i === 0 ? quotedMsgId : null, m))
+    : [write(input.body, quotedMsgId)]
   publishMessageUpdates(ctx, tx, events, ticket.id, ids, 'create')
   if (!isPrivate) {
     const last = media.length ? input.body || media[media.length - 1]!.name : input.body
-    ctx.sqlite
-      .query('UPDATE tickets SET last_message = ?, updated_at = ? WHERE id = ?')
-      .run(last.slice(0, 255), now, ticket.id)
+    stmt<unknown, [string, number, number]>(
+      sqlite,
+      'UPDATE tickets SET last_message = ?, updated_at = ? WHERE id = ?',
+    ).run(last.slice(0, 255), now, ticket.id)
     const dto = loadTicketDtos(tx, [ticket.id])[0]
     if (dto) publishTicket(events, dto)
   }
