@@ -39,7 +39,7 @@ export async function encryptMedia(bytes: Uint8Array, kind: MediaType): Promise<
 }
 
 export type MediaCheck = {
-  mediaKey: Uint8Array | string
+  mediaKey?: Uint8Array | string | null
   fileEncSha256?: Uint8Array | string | null
   fileSha256?: Uint8Array | string | null
 }
@@ -61,7 +61,9 @@ export async function decryptMedia(
   if (encrypted.length < MAC_LENGTH + 16) throw new Error(`media too short (${encrypted.length} bytes)`)
   if (check.fileEncSha256 && !sameBytes(sha256(encrypted), bytesOf(check.fileEncSha256)))
     throw new Error('fileEncSha256 does not match the stored bytes')
+  if (!check.mediaKey) throw new Error('the message carries no mediaKey')
   const { iv, cipherKey, macKey } = await getMediaKeys(bytesOf(check.mediaKey), kind)
+  if (!macKey) throw new Error(`no MAC key derived for ${kind}`)
   const ciphertext = encrypted.subarray(0, encrypted.length - MAC_LENGTH)
   const mac = encrypted.subarray(encrypted.length - MAC_LENGTH)
   const expected = createHmac('sha256', macKey).update(iv).update(ciphertext).digest().subarray(0, MAC_LENGTH)

@@ -292,7 +292,7 @@ function rangeResponse(bytes: Uint8Array, range: string | null, headOnly: boolea
   const match = range ? /^bytes=(\d+)-(\d*)$/.exec(range.trim()) : null
   if (!match) {
     headers['content-length'] = String(bytes.length)
-    return new Response(headOnly ? null : bytes, { status: 200, headers })
+    return new Response(headOnly ? null : new Uint8Array(bytes), { status: 200, headers })
   }
   const start = Number(match[1])
   const end = Math.min(match[2] ? Number(match[2]) : bytes.length - 1, bytes.length - 1)
@@ -303,5 +303,5 @@ function rangeResponse(bytes: Uint8Array, range: string | null, headOnly: boolea
   const slice = bytes.subarray(start, end + 1)
   headers['content-range'] = `bytes ${start}-${end}/${bytes.length}`
   headers['content-length'] = String(slice.length)
-  return new Response(headOnly ? null : slice, { status: 206, headers })
+  return new Response(headOnly ? null : new Uint8Array(slice), { status: 206, headers })
 }

@@ -65,12 +65,7 @@ export async function fetchSimulatorRoot(
   if (!res.ok) throw new Error(`WhatsApp simulator at ${sim.url}: /control/root answered ${res.status}`)
   const body = (await res.json()) as { publicKey?: unknown; serial?: unknown }
   const publicKey = typeof body.publicKey === 'string' ? Buffer.from(body.publicKey, 'base64') : undefined
-  if (
-    !publicKey ||
-    publicKey.length !== 32 ||
-    typeof body.serial !== 'number' ||
-    !Number.isInteger(body.serial)
-  )
+  if (publicKey?.length !== 32 || typeof body.serial !== 'number' || !Number.isInteger(body.serial))
     throw new Error(
       `WhatsApp simulator at ${sim.url}: /control/root is not {publicKey (32 bytes, base64), serial}`,
     )
