@@ -2,6 +2,14 @@
 export { decryptMedia, type EncryptedMedia, encryptMedia } from './crypto'
 export { type HistoryBlobInput, type HistoryContact, historyBlob } from './history'
 export {
+  type CustomerMediaKind,
+  customerMediaContent,
+  decryptMessageMedia,
+  type MediaExtras,
+  mediaTypeOf,
+  type ReceivedMedia,
+} from './message'
+export {
   DEFAULT_DOWNLOAD_HOST,
   type MediaFields,
   MediaStore,

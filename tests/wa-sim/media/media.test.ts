@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
 import {
   downloadContentFromMessage,
+  downloadMediaMessage,
   encryptedStream,
+  generateWAMessageContent,
   getBinaryNodeChild,
   getBinaryNodeChildren,
   getWAUploadToServer,
@@ -15,7 +17,13 @@ import {
   parseWaSimulatorUrl,
   type WaSimulator,
 } from '../../../src/server/channels/baileys/simulator'
-import { MediaStore } from './index'
+import {
+  type CustomerMediaKind,
+  customerMediaContent,
+  decryptMessageMedia,
+  MediaStore,
+  mediaTypeOf,
+} from './index'
 
 // Baileys fetches https://mmg.whatsapp.net/... and https://127.0.0.1:P/...: the product's simulator-mode fetch
 // routes both to this server, so these tests go through the same path a simulated Balcão does.
@@ -295,5 +303,78 @@ describe('history blobs', () => {
       { lid: '222222222222222@lid', pn: '5511999990002@s.whatsapp.net' },
     ])
     expect(store.get(received.directPath as string)?.bucket).toBe('md-app-state')
+  })
+})
+
+describe('media in messages', () => {
+  test("Baileys's downloadMediaMessage reads every kind a customer sends", async () => {
+    const mimetypes: Record<CustomerMediaKind, string> = {
+      image: 'image/jpeg',
+      video: 'video/mp4',
+      audio: 'audio/mpeg',
+      ptt: 'audio/ogg; codecs=opus',
+      document: 'application/pdf',
+      sticker: 'image/webp',
+    }
+    for (const [kind, mimetype] of Object.entries(mimetypes) as [CustomerMediaKind, string][]) {
+      const bytes = new Uint8Array(randomBytes(3_000))
+      const fields = await store.uploadForCustomer(bytes, mediaTypeOf(kind), mimetype)
+      const message = customerMediaContent(kind, fields, {
+        caption: 'olha',
+        fileName: 'nota.pdf',
+        seconds: 3,
+      })
+      const got = await downloadMediaMessage(
+        { key: { id: kind, remoteJid: 'x@s.whatsapp.net' }, message },
+        'buffer',
+        {},
+      )
+      expect(new Uint8Array(got)).toEqual(bytes)
+    }
+  })
+
+  test('decryptMessageMedia reads what Balcão sends: a voice note and a view-once image, wrappers unwrapped', async () => {
+    const voice = new Uint8Array(randomBytes(5_000))
+    const upload = uploaderFor(store)
+    const ptt = await generateWAMessageContent(
+      { audio: Buffer.from(voice), ptt: true, seconds: 2, mimetype: 'audio/ogg; codecs=opus' },
+      { upload, logger: silent as never },
+    )
+    const got = await decryptMessageMedia(store, ptt)
+    expect(got).toMatchObject({ kind: 'ptt', mimetype: 'audio/ogg; codecs=opus' })
+    expect(got?.bytes).toEqual(voice)
+
+    const fields = await store.uploadForCustomer(new Uint8Array(randomBytes(700)), 'image', 'image/png')
+    const viewOnce = { viewOnceMessageV2: { message: customerMediaContent('image', fields) } }
+    expect((await decryptMessageMedia(store, viewOnce))?.kind).toBe('image')
+    expect(await decryptMessageMedia(store, { conversation: 'oi' })).toBeUndefined()
+  })
+
+  // Found while building this: Baileys asks the phone to re-upload expired media only when the download error has
+  // a numeric `status` (Utils/messages.js, REUPLOAD_REQUIRED_STATUS), but getHttpStream throws a Boom, whose code
+  // is in `output.statusCode`. So an expired (404) download fails without ever calling reuploadRequest. If a
+  // Baileys release fixes it, this test fails and the product can rely on the re-upload.
+  test('Baileys (rc14) never asks for a re-upload when media has expired on the host', async () => {
+    const fields = await store.uploadForCustomer(new Uint8Array(randomBytes(300)), 'image', 'image/jpeg')
+    store.forget(fields.directPath)
+    let reuploads = 0
+    const message = {
+      key: { id: 'gone', remoteJid: 'x@s.whatsapp.net' },
+      message: customerMediaContent('image', fields),
+    }
+    const download = downloadMediaMessage(
+      message,
+      'buffer',
+      {},
+      {
+        logger: silent as never,
+        reuploadRequest: async (m) => {
+          reuploads++
+          return m
+        },
+      },
+    )
+    await expect(download).rejects.toMatchObject({ output: { statusCode: 404 } })
+    expect(reuploads).toBe(0)
   })
 })
