@@ -238,6 +238,15 @@ describe('balcao serve --wa-simulator', () => {
     }
   }, 30_000)
 
+  test('does not start when the simulator does not answer', async () => {
+    const closed = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('') })
+    const port = closed.port
+    closed.stop(true)
+    const child = spawnServe('--wa-simulator', `ws://127.0.0.1:${port}`)
+    expect(await child.exited).toBe(1)
+    expect(await new Response(child.stderr).text()).toContain('is not answering')
+  }, 30_000)
+
   test('refuses a simulator that is not on this machine', async () => {
     const child = spawnServe('--wa-simulator', 'ws://192.168.0.10:7000')
     expect(await child.exited).toBe(1)
