@@ -53,10 +53,12 @@ export function toConnectionDto(
   row: WhatsappRow,
   queueRefs: WhatsappDto['queues'],
   admin: boolean,
+  simulated = false,
 ): WhatsappDto {
   const { createdAt, updatedAt, token, qrcode, pairingCode, schedules, ...rest } = row
   return {
     ...rest,
+    ...(simulated ? { simulated: true as const } : {}),
     schedules: effectiveSchedules(schedules),
     token: admin ? token : null,
     qrcode: admin ? qrcode : '',
@@ -81,8 +83,18 @@ export function getConnectionRowInCompany(
   return toConnectionRow(raw)
 }
 
+/** Real-WhatsApp connections of a server running against the simulator talk to the simulator, not WhatsApp. */
+function simulated(ctx: Ctx, row: WhatsappRow) {
+  return !!ctx.waSimulator && row.provider === 'beta'
+}
+
 export function connectionDto(ctx: Ctx, row: WhatsappRow) {
-  return toConnectionDto(row, queuesOf(ctx.sqlite, [row.id]).get(row.id) ?? [], isAdminActor(ctx.actor))
+  return toConnectionDto(
+    row,
+    queuesOf(ctx.sqlite, [row.id]).get(row.id) ?? [],
+    isAdminActor(ctx.actor),
+    simulated(ctx, row),
+  )
 }
 
 /** The company's connections by name, then id (the order of the index the search walks anyway). */
@@ -101,7 +113,7 @@ export function listConnections(ctx: Ctx): WhatsappDto[] {
     ctx.sqlite,
     rows.map((r) => r.id),
   )
-  return rows.map((r) => toConnectionDto(r, refs.get(r.id) ?? [], isAdminActor(ctx.actor)))
+  return rows.map((r) => toConnectionDto(r, refs.get(r.id) ?? [], isAdminActor(ctx.actor), simulated(ctx, r)))
 }
 
 export function getConnection(ctx: Ctx, connectionId: number): WhatsappDto {
@@ -173,8 +185,20 @@ function setQueues(sqlite: Database, connectionId: number, queueIds: number[]) {
   for (const queueId of new Set(queueIds)) insert.run(connectionId, queueId)
 }
 
-function publish(sqlite: Database, events: EventBuffer, row: WhatsappRow, action: 'create' | 'update') {
-  const whatsapp = toConnectionDto(row, queuesOf(sqlite, [row.id]).get(row.id) ?? [], true)
+/** Published on the transaction's connection; `ctx` only says whether the server runs against the simulator. */
+function publish(
+  ctx: Ctx,
+  sqlite: Database,
+  events: EventBuffer,
+  row: WhatsappRow,
+  action: 'create' | 'update',
+) {
+  const whatsapp = toConnectionDto(
+    row,
+    queuesOf(sqlite, [row.id]).get(row.id) ?? [],
+    true,
+    simulated(ctx, row),
+  )
   events.publish(rooms.admins(row.companyId), channel(row.companyId, 'whatsapp'), { action, whatsapp })
 }
 
@@ -220,7 +244,7 @@ export async function createConnection(ctx: Ctx, input: CreateConnectionInput): 
       updatedAt: now,
     })
     setQueues(sqlite, created.id, queueIds)
-    publish(sqlite, events, created, 'create')
+    publish(ctx, sqlite, events, created, 'create')
     return created
   })
   // A new connection starts at once, so its QR code is ready when the dialog opens.
@@ -255,7 +279,7 @@ export function updateConnection(ctx: Ctx, connectionId: number, input: UpdateCo
     // A bot given to the connection takes its waiting tickets with their next message (chatbot/finished.ts).
     if (updated.integrationId !== current.integrationId || updated.promptId !== current.promptId)
       events.afterCommit(() => forgetAllFinished(ctx))
-    publish(sqlite, events, updated, 'update')
+    publish(ctx, sqlite, events, updated, 'update')
     return updated
   })
   return connectionDto(ctx, row)
@@ -270,7 +294,7 @@ export function renewConnectionToken(ctx: Ctx, connectionId: number): WhatsappDt
       token: newApiToken(),
       updatedAt: ctx.clock.now(),
     })!
-    publish(sqlite, events, updated, 'update')
+    publish(ctx, sqlite, events, updated, 'update')
     return updated
   })
   return connectionDto(ctx, row)
@@ -295,7 +319,7 @@ export async function deleteConnection(ctx: Ctx, connectionId: number) {
       ).get(companyId)
       if (heir) {
         const promoted = updateConnectionRow(sqlite, heir.id, { isDefault: true })!
-        publish(sqlite, events, promoted, 'update')
+        publish(ctx, sqlite, events, promoted, 'update')
       }
     }
     events.publish(rooms.admins(companyId), channel(companyId, 'whatsapp'), {
