@@ -56,15 +56,16 @@ export function roomsOfUser(db: Connection, userId: number): string[] {
        FROM users WHERE id = ?`,
   ).get(userId)
   if (!user) return []
+  const admin = isAdmin({ profile: user.profile, super: user.super === 1 })
   const list = [rooms.company(user.companyId), rooms.user(user.companyId, user.id), rooms.everyone]
-  if (isAdmin(user)) list.push(rooms.admins(user.companyId))
+  if (admin) list.push(rooms.admins(user.companyId))
   const queueIds = stmt<{ id: number }, [number]>(
     sqlite,
     'SELECT queue_id AS id FROM user_queues WHERE user_id = ?',
   ).all(userId)
   for (const { id } of queueIds) list.push(rooms.queue(user.companyId, id))
   // Tickets without a queue reach admins through their room, and the attendants allowed to see them here.
-  if (!isAdmin(user) && user.allTicket === 'enable') list.push(rooms.noQueue(user.companyId))
+  if (!admin && user.allTicket === 'enable') list.push(rooms.noQueue(user.companyId))
   return user.isTricked === 'enabled' ? list.map(fullRoom) : list
 }
 
