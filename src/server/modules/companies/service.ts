@@ -51,7 +51,7 @@ export function toCompanyDto(
 }
 
 /** The companies table's columns by `CompanyRow`'s names, in the table's order. */
-const COMPANY_COLUMN: ColumnsOf<CompanyRow> = {
+export const COMPANY_COLUMN: ColumnsOf<CompanyRow> = {
   id: 'id',
   name: 'name',
   email: 'email',
