@@ -1,7 +1,6 @@
 import { PASSWORD_RULE } from '../shared/passwords'
 import type { Deps } from './context'
 import { transact } from './context'
-import { sqliteOf } from './db/connection'
 import { stmt } from './db/statements'
 import { ensureDefaultSettings } from './modules/settings/service'
 import { hashPassword, insertUser } from './modules/users/service'
@@ -41,8 +40,7 @@ export async function bootstrap(
   const generatedPassword = admin.password ? null : generatePassword()
   const passwordHash = await hashPassword(admin.password ?? generatedPassword!)
   const now = deps.clock.now()
-  const companyId = transact(deps, (tx) => {
-    const sqlite = sqliteOf(tx)
+  const companyId = transact(deps, (sqlite) => {
     // The plan's limits and switches take the table's defaults: no limit, every flag on.
     const plan = stmt<{ id: number }, [string, number, number]>(
       sqlite,
@@ -53,8 +51,8 @@ export async function bootstrap(
       `INSERT INTO companies (name, email, plan_id, due_date, created_at, updated_at)
        VALUES (?, ?, ?, NULL, ?, ?) RETURNING id`,
     ).get(PLATFORM_COMPANY_NAME, email, plan.id, now, now)!
-    ensureDefaultSettings(tx, company.id, now)
-    insertUser(tx, company.id, { name: 'Admin', email, profile: 'admin', super: true, passwordHash }, now)
+    ensureDefaultSettings(sqlite, company.id, now)
+    insertUser(sqlite, company.id, { name: 'Admin', email, profile: 'admin', super: true, passwordHash }, now)
     return company.id
   })
   return { created: true, email, generatedPassword, companyId }

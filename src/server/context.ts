@@ -86,9 +86,9 @@ export function isAdminActor(actor: Actor): boolean {
  * Runs `fn` in one synchronous transaction and publishes its live events only after commit.
  * Keep `fn` synchronous: bun:sqlite transactions do not survive an await.
  */
-export function transact<T>(deps: Deps, fn: (tx: DB, events: EventBuffer) => T): T {
+export function transact<T>(deps: Deps, fn: (tx: Database, events: EventBuffer) => T): T {
   const events = new EventBuffer()
-  const result = deps.db.transaction((tx) => fn(tx as unknown as DB, events))
+  const result = deps.sqlite.transaction(() => fn(deps.sqlite, events))()
   events.flush(deps.hub)
   return result
 }

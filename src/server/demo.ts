@@ -2,7 +2,6 @@ import { generatePassword } from './bootstrap'
 import { insertConnectionRow } from './channels/connection-row'
 import type { Deps } from './context'
 import { transact } from './context'
-import { sqliteOf } from './db/connection'
 import { stmt } from './db/statements'
 import { newApiToken } from './modules/connections/service'
 import { ensureDefaultSettings } from './modules/settings/service'
@@ -25,8 +24,7 @@ export async function createDemoCompany(deps: Deps, password?: string) {
   const generated = password ? null : generatePassword(12)
   const passwordHash = await hashPassword(password ?? generated!)
   const now = deps.clock.now()
-  const companyId = transact(deps, (tx) => {
-    const sqlite = sqliteOf(tx)
+  const companyId = transact(deps, (sqlite) => {
     const plan = stmt<{ id: number }, []>(sqlite, 'SELECT id FROM plans ORDER BY id LIMIT 1').get()
     if (!plan) throw new Error('bootstrap must run first')
     const company = stmt<{ id: number }, [string, string, number, number, number]>(
@@ -34,7 +32,7 @@ export async function createDemoCompany(deps: Deps, password?: string) {
       `INSERT INTO companies (name, email, plan_id, due_date, created_at, updated_at)
        VALUES (?, ?, ?, NULL, ?, ?) RETURNING id`,
     ).get(DEMO_COMPANY_NAME, DEMO_ADMIN_EMAIL, plan.id, now, now)!
-    ensureDefaultSettings(tx, company.id, now)
+    ensureDefaultSettings(sqlite, company.id, now)
     const [suporte, vendas] = [
       { name: 'Suporte', color: '#3284FE', orderQueue: 1, greetingMessage: 'Olá! Em que podemos ajudar?' },
       {
@@ -52,13 +50,13 @@ export async function createDemoCompany(deps: Deps, password?: string) {
         ).get(q.name, q.color, q.orderQueue, q.greetingMessage, company.id, now, now)!,
     )
     insertUser(
-      tx,
+      sqlite,
       company.id,
       { name: 'Ana Demo', email: DEMO_ADMIN_EMAIL, profile: 'admin', passwordHash },
       now,
     )
     const attendant = insertUser(
-      tx,
+      sqlite,
       company.id,
       { name: 'Bruno Atendente', email: DEMO_ATTENDANT_EMAIL, profile: 'user', passwordHash },
       now,

@@ -52,7 +52,7 @@ export async function openDataDir(
     trustProxy: options.trustProxy ?? proxyHops(process.env.BALCAO_TRUST_PROXY),
     sandboxNetwork,
     waSimulator: options.waSimulator ?? null,
-    channels: new ChannelManager({ db, hub, clock, log }, () =>
+    channels: new ChannelManager({ sqlite, hub, clock, log }, () =>
       import('./channels/providers').then((m) =>
         m.buildProviders({ db, sqlite, clock, log }, sandboxNetwork, options.waSimulator ?? null),
       ),

@@ -1,10 +1,9 @@
+import type { Database } from 'bun:sqlite'
 import type { SessionUpdate } from '../../shared/api'
 import type { ConnectionStatus, ConnectionStatusReason } from '../../shared/connection-status'
 import { AppError } from '../../shared/errors'
 import type { CompanyEvents } from '../../shared/live'
 import type { Clock } from '../clock'
-import type { DB } from '../db/client'
-import { sqliteOf } from '../db/connection'
 import type { WhatsappRow } from '../db/schema'
 import { stmt } from '../db/statements'
 import type { Logger } from '../logger'
@@ -20,7 +19,7 @@ import {
 import type { ChannelEvent, ChannelProvider, ChannelSession } from './types'
 
 /** What the manager needs of the server (declared here, not taken from Deps, which holds the manager). */
-export type ChannelManagerDeps = { db: DB; hub: Hub; clock: Clock; log: Logger }
+export type ChannelManagerDeps = { sqlite: Database; hub: Hub; clock: Clock; log: Logger }
 
 /** Where the domain events of every session go: the inbox consumes messages, acks, edits, deletes, reactions. */
 export type ChannelSink = (
@@ -81,7 +80,7 @@ export class ChannelManager {
 
   /** Boot: sessions that were working come back; QR codes of the previous run are void. */
   async startAll(staggerMs = 200) {
-    const sqlite = sqliteOf(this.deps.db)
+    const sqlite = this.deps.sqlite
     const rows = stmt<RawConnectionRow, []>(sqlite, `SELECT ${CONNECTION_COLUMNS} FROM whatsapps`)
       .all()
       .map(toConnectionRow)
@@ -243,12 +242,12 @@ export class ChannelManager {
   }
 
   private row(connectionId: number) {
-    return connectionRowById(sqliteOf(this.deps.db), connectionId)
+    return connectionRowById(this.deps.sqlite, connectionId)
   }
 
   /** Writes the session's state on its connection row and tells the company's admins and the operator. */
   private update(connectionId: number, patch: Partial<WhatsappRow>, progress?: number) {
-    const row = updateConnectionRow(sqliteOf(this.deps.db), connectionId, {
+    const row = updateConnectionRow(this.deps.sqlite, connectionId, {
       ...patch,
       updatedAt: this.deps.clock.now(),
     })

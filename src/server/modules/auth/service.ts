@@ -8,7 +8,6 @@ import type { LoginThrottle } from '../../access/throttle'
 import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_MS, signAccessToken } from '../../access/tokens'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import type { CompanyRow, RawUserRow, UserRow, UserSessionRow } from '../../db/schema'
 import { stmt } from '../../db/statements'
 import { channel, rooms } from '../../realtime/rooms'
@@ -140,8 +139,7 @@ export async function login(
   const sessionId = crypto.randomUUID()
   const refreshToken = newRefreshToken()
   const now = deps.clock.now()
-  transact(deps, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(deps, (sqlite, events) => {
     // One browser session per user: signing in elsewhere ends the others and tells them, live; their
     // sockets close a moment later, once the message has reached them.
     const ended = stmt<{ id: string }, [number]>(
@@ -289,8 +287,7 @@ export function me(deps: Deps, userId: number): SessionUser {
  * the time of the last change: when they came online, or when they left.
  */
 export function setOnline(deps: Deps, userId: number, online: boolean) {
-  transact(deps, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(deps, (sqlite, events) => {
     const user = userById(sqlite, userId)
     if (!user || user.online === online) return
     const row = { ...user, online, lastSeenAt: deps.clock.now() }

@@ -27,8 +27,6 @@
 import type { Database } from 'bun:sqlite'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
-import type { DB } from '../../db/client'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
 import { moveTicket, systemCtx } from '../chatbot/apply'
@@ -160,8 +158,7 @@ export class BotDispatcher {
     const same = session && session.kind === target.kind && session.botId === target.botId
     if (same && session.status !== 'active') return true
     if (session && session.lastMessageId >= m.messageId) return true
-    const claimed = transact(this.deps, (tx) => {
-      const sqlite = sqliteOf(tx)
+    const claimed = transact(this.deps, (sqlite) => {
       if (same) {
         const moved = stmt(
           sqlite,
@@ -262,7 +259,7 @@ export class BotDispatcher {
    * A connection's prompt giving a ticket without a queue up to a person: the ticket goes to the connection's
    * first queue (menu order), pending, so it shows where attendants work rather than nowhere.
    */
-  private toFirstQueue(target: BotTarget, tx: DB, events: EventBuffer, ticket: BotTicket) {
+  private toFirstQueue(target: BotTarget, tx: Database, events: EventBuffer, ticket: BotTicket) {
     if (target.kind !== 'prompt' || ticket.queueId != null || ticket.whatsappId == null) return
     const first = stmt<{ id: number }, [number, number]>(
       this.deps.sqlite,
@@ -304,12 +301,11 @@ export class BotDispatcher {
         botId: target.botId,
         reason: answer.reason ?? 'fallback',
       })
-      transact(deps, (tx, events) => {
-        const sqlite = sqliteOf(tx)
+      transact(deps, (sqlite, events) => {
         const now = this.current(target, turn.ticketId)
         if (!now) return
         setBotSessionStatus(sqlite, turn.ticketId, 'handedOff', deps.clock.now())
-        this.toFirstQueue(target, tx, events, now.ticket)
+        this.toFirstQueue(target, sqlite, events, now.ticket)
       })
       return
     }
@@ -340,8 +336,7 @@ export class BotDispatcher {
       if (!ids) return
       if (ids.length) void afterOutboundCommit(deps, ids)
     }
-    transact(deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(deps, (sqlite, events) => {
       const now = this.current(target, turn.ticketId)
       if (!now) return
       const at = deps.clock.now()
@@ -355,7 +350,7 @@ export class BotDispatcher {
         setBotSessionStatus(sqlite, ticket.id, 'finished', at)
         moveTicket(
           deps,
-          tx,
+          sqlite,
           events,
           ticket,
           { status: 'closed', queueId: ticket.queueId, userId: null },
@@ -371,7 +366,14 @@ export class BotDispatcher {
             'SELECT id FROM queues WHERE id = ? AND company_id = ?',
           ).get(queueId, ticket.companyId)
         if (valid && queueId !== ticket.queueId)
-          moveTicket(deps, tx, events, ticket, { status: 'pending', queueId, userId: null }, 'transferred')
+          moveTicket(
+            deps,
+            sqlite,
+            events,
+            ticket,
+            { status: 'pending', queueId, userId: null },
+            'transferred',
+          )
         else if (!valid)
           deps.log.warn('bot: transfer to an unknown queue, the ticket waits in its own', {
             ticketId: ticket.id,
@@ -379,7 +381,7 @@ export class BotDispatcher {
           })
       } else if (answer.action === 'handoff') {
         setBotSessionStatus(sqlite, ticket.id, 'handedOff', at)
-        this.toFirstQueue(target, tx, events, ticket)
+        this.toFirstQueue(target, sqlite, events, ticket)
       }
     })
   }

@@ -21,7 +21,6 @@ import type { CampaignWaitingReason } from '../../../shared/api'
 import type { ContactRef, OutboundContent } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
 import { type Deps, transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { mediaFilePath } from '../../media/store'
 import type { EventBuffer } from '../../realtime/hub'
@@ -295,8 +294,7 @@ export class ConnectionSender {
       return
     }
     const byPhone = new Map(answers.map((a) => [a.phone, a]))
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const now = this.deps.clock.now()
       let companyId = 0
       for (const r of rows) {
@@ -325,8 +323,7 @@ export class ConnectionSender {
 
   /** pending/confirmed -> *_sending, counted for the day, only while the campaign runs unpaused. */
   private claim(row: Shipping, confirmationFirst: boolean, day: string) {
-    return transact(this.deps, (tx) => {
-      const sqlite = sqliteOf(tx)
+    return transact(this.deps, (sqlite) => {
       const now = this.deps.clock.now()
       const changed = sqlite
         .query(
@@ -397,8 +394,7 @@ export class ConnectionSender {
     const restricted = failure != null && isRestriction(failure)
     const notSent =
       failure != null && (restricted || (failure as { code?: string }).code === 'ERR_WAPP_NOT_INITIALIZED')
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const now = this.deps.clock.now()
       if (failure == null) {
         if (confirmationFirst)

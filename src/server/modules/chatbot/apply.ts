@@ -6,7 +6,6 @@
 import type { Database } from 'bun:sqlite'
 import { statSync } from 'node:fs'
 import type { Ctx, Deps } from '../../context'
-import type { DB } from '../../db/client'
 import type { TicketStatus } from '../../db/schema/tickets'
 import { stmt } from '../../db/statements'
 import { mediaFilePath } from '../../media/store'
@@ -64,7 +63,7 @@ function storedMedia(deps: Deps, companyId: number, media: BotMedia): StoredMedi
  */
 export function writeTemplate(
   deps: Deps,
-  tx: DB,
+  tx: Database,
   events: EventBuffer,
   ticket: BotTicket,
   text: string,
@@ -102,7 +101,7 @@ export function writeTemplate(
  */
 export function moveTicket(
   deps: Deps,
-  tx: DB,
+  tx: Database,
   events: EventBuffer,
   ticket: BotTicket,
   to: { status: TicketStatus; queueId: number | null; userId: number | null },

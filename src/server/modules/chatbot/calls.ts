@@ -8,7 +8,6 @@ import { SETTINGS } from '../../../shared/settings'
 import type { CallOffer, ChannelEvent } from '../../channels/types'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { resolveInboundContact } from '../contacts/resolve'
 import { lidDigits } from '../inbound/jids'
@@ -45,18 +44,17 @@ export async function handleCall(deps: Deps, conn: { id: number; companyId: numb
   const number = call.from.pn ?? null
   const lid = lidDigits(call.from.lid)
   if (!number && !lid) return
-  const ids = transact(deps, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const ids = transact(deps, (sqlite, events) => {
     const now = deps.clock.now()
     const { contact } = resolveInboundContact(
-      tx,
+      sqlite,
       conn.companyId,
       { number, lid, name: null, isGroup: false, whatsappId: conn.id },
       now,
       events,
     )
     const { ticket } = findOrOpenInboundTicket(
-      tx,
+      sqlite,
       { companyId: conn.companyId, contactId: contact.id, whatsappId: conn.id, isGroup: false, now },
       events,
     )
@@ -64,7 +62,7 @@ export async function handleCall(deps: Deps, conn: { id: number; companyId: numb
     if (!row) return []
     return writeTemplate(
       deps,
-      tx,
+      sqlite,
       events,
       row,
       CALL_REJECTED_NOTICE,

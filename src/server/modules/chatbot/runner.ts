@@ -15,7 +15,6 @@
 
 import type { Deps } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { localTime } from '../../local-time'
 import { type BotDispatcher, botDispatcherOf } from '../bots/dispatch'
@@ -130,8 +129,7 @@ export class ChatbotRunner {
     const state: BotState = session ?? INITIAL_STATE
     const decision = decide(state, { text: m.text }, context)
     const ids: number[] = []
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       // handled by someone else meanwhile (the same message twice): nothing again
       const again = loadSession(sqlite, ticket.id)
       if (again && again.lastMessageId >= m.messageId) return
@@ -158,7 +156,7 @@ export class ChatbotRunner {
           if (current.status === 'pending' && current.queueId !== action.queueId) {
             moveTicket(
               this.deps,
-              tx,
+              sqlite,
               events,
               current,
               { status: 'pending', queueId: action.queueId, userId: null },
@@ -179,7 +177,7 @@ export class ChatbotRunner {
           ).run(ticket.companyId, ticket.id, session?.userId ?? null, action.rate, now)
         } else {
           ids.push(
-            ...writeTemplate(this.deps, tx, events, current, action.body, context.timeZone, action.media),
+            ...writeTemplate(this.deps, sqlite, events, current, action.body, context.timeZone, action.media),
           )
         }
       }

@@ -182,8 +182,7 @@ export async function createCompany(
 ): Promise<CompanyDto> {
   const passwordHash = await hashPassword(input.password)
   const { password: _password, userName, ...fields } = input
-  const id = transact(ctx, (tx) => {
-    const sqlite = sqliteOf(tx)
+  const id = transact(ctx, (sqlite) => {
     getPlanRow(sqlite, input.planId)
     assertNameFree(sqlite, input.name)
     if (stmt<{ id: number }, [string]>(sqlite, 'SELECT id FROM users WHERE email = ?').get(input.email)) {
@@ -216,8 +215,7 @@ export async function createCompany(
 }
 
 export function updateCompany(ctx: Ctx, companyId: number, input: UpdateCompanyInput): CompanyDto {
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     getCompanyRow(sqlite, companyId)
     if (input.name) assertNameFree(sqlite, input.name, companyId)
     if (input.planId) getPlanRow(sqlite, input.planId)
@@ -247,8 +245,7 @@ export function updateCompany(ctx: Ctx, companyId: number, input: UpdateCompanyI
  * A company without a due date (the platform's own) never expires and has nothing to move.
  */
 export function extendCompany(ctx: Ctx, companyId: number): CompanyDto {
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     const row = getCompanyRow(sqlite, companyId)
     if (!row.dueDate)
       throw fieldError('dueDate', 'This company has no due date to move', 'ERR_COMPANY_NO_DUE_DATE')
@@ -269,8 +266,7 @@ export function deleteCompany(ctx: Ctx, companyId: number) {
   const members = stmt<{ id: number }, [number]>(ctx.sqlite, 'SELECT id FROM users WHERE company_id = ?').all(
     companyId,
   )
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     getCompanyRow(sqlite, companyId)
     stmt<unknown, [number]>(sqlite, 'DELETE FROM companies WHERE id = ?').run(companyId)
     events.afterCommit(() => {
@@ -305,8 +301,7 @@ export function updateCompanySchedules(
   schedules: ScheduleEntry[] | null,
 ): { id: number; schedules: ScheduleEntry[] } {
   assertMayEditHours(ctx, companyId)
-  return transact(ctx, (tx) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite) => {
     getCompanyRow(sqlite, companyId)
     const row = stmt<Pick<CompanyRow, 'id' | 'schedules'>, [string, number, number]>(
       sqlite,

@@ -222,9 +222,8 @@ export async function createConnection(ctx: Ctx, input: CreateConnectionInput): 
     )
   }
   const { queueIds = [], schedules, ...fields } = input
-  const row = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
-    assertWithinPlanLimit(ctx, 'connections', tx)
+  const row = transact(ctx, (sqlite, events) => {
+    assertWithinPlanLimit(ctx, 'connections', sqlite)
     assertRules(sqlite, companyId, input)
     const first =
       stmt<{ n: number }, [number]>(sqlite, 'SELECT count(*) AS n FROM whatsapps WHERE company_id = ?').get(
@@ -256,8 +255,7 @@ export async function createConnection(ctx: Ctx, input: CreateConnectionInput): 
 
 export function updateConnection(ctx: Ctx, connectionId: number, input: UpdateConnectionInput): WhatsappDto {
   const { companyId } = ctx.actor
-  const row = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const row = transact(ctx, (sqlite, events) => {
     const current = getConnectionRowInCompany(sqlite, companyId, connectionId)
     const currentQueues = (queuesOf(sqlite, [connectionId]).get(connectionId) ?? []).map((q) => q.id)
     const next = { ...current, ...input, schedules: undefined, queueIds: input.queueIds ?? currentQueues }
@@ -287,8 +285,7 @@ export function updateConnection(ctx: Ctx, connectionId: number, input: UpdateCo
 
 /** POST /whatsapp/{id}/token: a new API token; the old one stops working at once. */
 export function renewConnectionToken(ctx: Ctx, connectionId: number): WhatsappDto {
-  const row = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const row = transact(ctx, (sqlite, events) => {
     getConnectionRowInCompany(sqlite, ctx.actor.companyId, connectionId)
     const updated = updateConnectionRow(sqlite, connectionId, {
       token: newApiToken(),
@@ -304,8 +301,7 @@ export async function deleteConnection(ctx: Ctx, connectionId: number) {
   const { companyId } = ctx.actor
   getConnectionRowInCompany(ctx.sqlite, companyId, connectionId)
   await ctx.channels.logout(connectionId)
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     const row = getConnectionRowInCompany(sqlite, companyId, connectionId)
     stmt<unknown, [number]>(sqlite, 'DELETE FROM whatsapps WHERE id = ?').run(connectionId)
     // Users who had it as their default connection go back to none.

@@ -1,7 +1,6 @@
 import type { MessageAck } from '../../../shared/api'
 import type { Ack } from '../../channels/types'
 import { type Deps, transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { publishMessageUpdates } from './live'
 
 /**
@@ -47,8 +46,7 @@ type Acked = { id: number; ticketId: number }
 export function applyAck(deps: Deps, companyId: number, wid: string, ack: Ack | number): boolean {
   const value = ackFromChannel(ack)
   if (value === null || !wid) return false
-  return transact(deps, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(deps, (sqlite, events) => {
     const row = sqlite
       .query<Acked, [number, number, number, string, number]>(
         `UPDATE messages
@@ -60,7 +58,7 @@ export function applyAck(deps: Deps, companyId: number, wid: string, ack: Ack | 
       )
       .get(value, deps.clock.now(), companyId, wid, value)
     if (!row) return false
-    publishMessageUpdates(deps, tx, events, row.ticketId, [row.id])
+    publishMessageUpdates(deps, sqlite, events, row.ticketId, [row.id])
     return true
   })
 }

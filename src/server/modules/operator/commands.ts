@@ -118,7 +118,7 @@ function byText(deps: Deps, table: 'companies' | 'plans', column: 'name' | 'emai
 /** A company by id, e-mail or name (exact, then ignoring case). */
 export function findCompany(deps: Deps, value: Ref): Named {
   const id = idOf(value)
-  if (id !== null) return getCompanyRow(deps.db, id)
+  if (id !== null) return getCompanyRow(deps.sqlite, id)
   const text = String(value)
   const row = byText(deps, 'companies', text.includes('@') ? 'email' : 'name', text)
   if (!row) throw new AppError('ERR_NO_COMPANY_FOUND', `No company ${text} (see \`balcao company list\`)`)

@@ -109,8 +109,7 @@ export async function resetPasswordWithCode(deps: Deps, email: string, token: st
   // Checked and spent in one step: two requests with the right code cannot both pass.
   const now = deps.clock.now()
   const hash = codeHash(deps.secrets, 'password-reset', token)
-  const accepted = transact(deps, (tx) => {
-    const sqlite = sqliteOf(tx)
+  const accepted = transact(deps, (sqlite) => {
     const reset = stmt<Omit<PasswordResetRow, 'userId' | 'createdAt'>, [number]>(
       sqlite,
       `SELECT code_hash AS codeHash, expires_at AS expiresAt, used_at AS usedAt, attempts

@@ -116,7 +116,7 @@ function resolveParent(
 /** GET /queue-options?queueId=&parentId=: the options under a parent (-1: top level), each with its subtree. */
 export function listQueueOptions(ctx: Ctx, query: { queueId: number; parentId?: number }): QueueOptionDto[] {
   const { companyId } = ctx.actor
-  getQueueRowInCompany(ctx.db, companyId, query.queueId)
+  getQueueRowInCompany(ctx.sqlite, companyId, query.queueId)
   const parent = resolveParent(ctx.sqlite, companyId, query.queueId, query.parentId)
   const rows = optionsOfQueue(ctx.sqlite, companyId, query.queueId)
   return childrenOf(rows, parent?.id ?? null).map((r) => toDto(ctx, rows, r))

@@ -172,8 +172,7 @@ export function updateQueue(ctx: Ctx, queueId: number, input: QueueInput): Queue
 
 export function deleteQueue(ctx: Ctx, queueId: number) {
   const { companyId } = ctx.actor
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     getQueueRowInCompany(sqlite, companyId, queueId)
     const members = stmt<{ userId: number }, [number]>(
       sqlite,
@@ -187,7 +186,7 @@ export function deleteQueue(ctx: Ctx, queueId: number) {
     stmt<unknown, [number]>(sqlite, 'DELETE FROM queues WHERE id = ?').run(queueId)
     events.publish(rooms.company(companyId), channel(companyId, 'queue'), { action: 'delete', queueId })
     events.afterCommit(() => {
-      for (const { userId } of members) ctx.hub.resubscribeUser(userId, roomsOfUser(ctx.db, userId))
+      for (const { userId } of members) ctx.hub.resubscribeUser(userId, roomsOfUser(ctx.sqlite, userId))
       for (const { path } of files) {
         const file = path ? mediaFilePath(ctx, companyId, path) : null
         try {

@@ -29,7 +29,7 @@ export function companySettings(db: Connection, companyId: number): SettingItem[
 }
 
 export function listSettings(ctx: Ctx): SettingItem[] {
-  return companySettings(ctx.db, ctx.actor.companyId)
+  return companySettings(ctx.sqlite, ctx.actor.companyId)
 }
 
 export function updateSetting(ctx: Ctx, key: string, value: string): SettingItem {

@@ -12,7 +12,6 @@ import { type IssuedSignupCode, normalizePhone, type SignupInput } from '../../.
 import { isoDate, isoString } from '../../clock'
 import type { Ctx, Deps, SystemActor } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { assertMayReadCompany, createCompany, getCompany } from '../companies/service'
 import { doorOf } from '../outbound/door'
@@ -47,8 +46,7 @@ export function issueSignupCode(
 ): IssuedSignupCode {
   const now = deps.clock.now()
   const expiresAt = now + SIGNUP_CODE_TTL_MS
-  const code = transact(deps, (tx) => {
-    const sqlite = sqliteOf(tx)
+  const code = transact(deps, (sqlite) => {
     // Codes that ended a day ago are of no use to anyone: they go here, a few at a time.
     stmt<unknown, [number]>(
       sqlite,
@@ -147,8 +145,7 @@ export function requestSignupCode(deps: Deps, rawPhone: string): Promise<void> {
 function claimCode(deps: Deps, code: string, phone: string): number {
   const now = deps.clock.now()
   const hash = codeHash(deps.secrets, 'signup', code)
-  return transact(deps, (tx) => {
-    const sqlite = sqliteOf(tx)
+  return transact(deps, (sqlite) => {
     // The phone's own code sorts before an unbound one (NULLs last when descending).
     const row = stmt<{ id: number }, [string, number, string]>(
       sqlite,

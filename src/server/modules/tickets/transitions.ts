@@ -4,8 +4,9 @@
  * (chatbot/transitions.ts). The listeners are handed to the tickets routes where the app is put together
  * (app.ts), as the inbound path hands stored messages to its `onStored` listeners.
  */
+
+import type { Database } from 'bun:sqlite'
 import type { Ctx } from '../../context'
-import type { DB } from '../../db/client'
 import type { TicketRow } from '../../db/schema'
 import type { TicketEventType } from '../../db/schema/tickets'
 
@@ -22,7 +23,7 @@ export type TicketTransitionStep = {
   /** What the customer is told instead of the farewell (not for groups). */
   notice: string | null
   /** Runs inside the change's transaction, after the ticket row and its notice are written. */
-  apply(tx: DB, now: number): void
+  apply(tx: Database, now: number): void
 }
 
 export type TicketTransitionListener = (ctx: Ctx, transition: TicketTransition) => TicketTransitionStep | null
