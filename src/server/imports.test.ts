@@ -13,9 +13,6 @@ const PRODUCTION = ALL.filter((f) => !isTestFile(f))
  * ticket and message shapes (tickets/dto.ts, messages/dto.ts) and the bots' common types (bots/types.ts).
  */
 const STILL_MUTUAL = [
-  'bots ↔ chatbot',
-  'bots ↔ prompts',
-  'bots ↔ queue-integrations',
   'contact-lists ↔ contacts',
   'contacts ↔ messages',
   'contacts ↔ tickets',
