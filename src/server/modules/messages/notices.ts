@@ -7,5 +7,5 @@ import { outboundSender, writeOutboundMessages } from './outbound'
 
 export const ticketNotices: TicketNotices = {
   write: (ctx, tx, events, ticket, body) => writeOutboundMessages(ctx, tx, events, ticket, { body }),
-  send: (deps, ids) => void outboundSender(deps).kick(ids),
+  afterCommit: (deps, ids) => void outboundSender(deps).kick(ids),
 }

@@ -309,7 +309,7 @@ export function updateTicket(
     publishTicket(events, fresh, placeOf(t))
     return fresh
   })
-  if (noticeIds.length) notices.send(ctx, noticeIds)
+  if (noticeIds.length) notices.afterCommit(ctx, noticeIds)
   return maskTicket(dto, scope.isTricked)
 }
 

@@ -43,5 +43,5 @@ export type TicketNotices = {
   /** Writes the notice inside the change's transaction (published after commit); the new messages' ids. */
   write(ctx: Ctx, tx: DB, events: EventBuffer, ticket: NoticeTicket, body: string): number[]
   /** After commit: hands the written notices to the sender. */
-  send(deps: Deps, ids: number[]): void
+  afterCommit(deps: Deps, ids: number[]): void
 }
