@@ -82,6 +82,12 @@ export function isAdminActor(actor: Actor): boolean {
   return actor.kind === 'user' && (actor.profile === 'admin' || actor.super)
 }
 
+/** The system acting for a company (the chatbot, the bots, the timers): the deps, without any caller's actor. */
+export function systemCtx(deps: Deps, companyId: number): Ctx {
+  const { actor: _actor, ...plain } = deps as Deps & { actor?: unknown }
+  return { ...(plain as Deps), actor: { kind: 'system', companyId } }
+}
+
 /**
  * Runs `fn` in one synchronous transaction and publishes its live events only after commit.
  * Keep `fn` synchronous: bun:sqlite transactions do not survive an await.

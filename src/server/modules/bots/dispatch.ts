@@ -4,7 +4,7 @@
  *
  * Which tickets: pending, no user, not a group, on a connection, whose queue (else, without a queue, whose
  * connection) names a queue integration or an AI prompt — the integration wins when both — and whose bot kind is
- * registered (`registerBot`). The chatbot runner (chatbot/runner.ts) asks `take` first for each committed
+ * registered (`registerBot`; the built-in kinds in chatbot/bot-kinds.ts). The chatbot runner (chatbot/runner.ts) asks `take` first for each committed
  * customer message; a taken message never reaches the menu.
  *
  * State per ticket is a row of `bot_sessions` (sessions.ts): the bot, its own session id (Typebot's), its status
@@ -26,16 +26,11 @@
 
 import type { Database } from 'bun:sqlite'
 import type { Deps } from '../../context'
-import { transact } from '../../context'
+import { systemCtx, transact } from '../../context'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
-import { moveTicket, systemCtx } from '../chatbot/apply'
-import { type BotTicket, loadBotTicket } from '../chatbot/context'
 import { afterOutboundCommit, writeOutboundMessages } from '../messages/outbound'
-import { promptBot } from '../prompts/bot'
-import { dialogflowBot } from '../queue-integrations/dialogflow'
-import { typebotBot } from '../queue-integrations/typebot'
-import { n8nBot, webhookBot } from '../queue-integrations/webhook'
+import { type BotTicket, loadBotTicket, moveTicket } from '../tickets/system'
 import { type BotSession, loadBotSession, setBotSessionStatus } from './sessions'
 import type { BotAnswer, BotTurn, ExternalBot } from './types'
 
@@ -58,12 +53,6 @@ export function registerBot(kind: string, bot: ExternalBot): () => void {
 export function registeredBot(kind: string): ExternalBot | undefined {
   return registry.get(kind)
 }
-
-registerBot('webhook', webhookBot)
-registerBot('n8n', n8nBot)
-registerBot('typebot', typebotBot)
-registerBot('dialogflow', dialogflowBot)
-registerBot('prompt', promptBot)
 
 /** Per kind: how long a bot may take to answer one message. */
 export const BOT_TIMEOUT_MS: Record<string, number> = { prompt: 30_000 }

@@ -82,14 +82,21 @@ export class CampaignRunner {
     return this.run()
   }
 
-  stop() {
+  /**
+   * Stops the timer and every sender, and resolves once the pass under way and each sender's turn under way
+   * (a send WhatsApp already has, with its files) are over: their rows end settled, and nothing more is claimed.
+   */
+  async stop(): Promise<void> {
     this.started = false
     this.unsubscribe?.()
     this.unsubscribe = undefined
     if (this.timer != null) this.deps.clock.clearTimeout(this.timer)
     this.timer = null
-    for (const sender of this.senders.values()) sender.stop()
+    const senders = [...this.senders.values()]
     this.senders.clear()
+    for (const sender of senders) sender.stop()
+    await this.running
+    await Promise.all(senders.map((sender) => sender.settled()))
   }
 
   /** Something changed (a campaign saved, cancelled, restarted, resumed; a reply): look again now. */
@@ -116,6 +123,8 @@ export class CampaignRunner {
       try {
         do {
           this.again = false
+          // A stop that came before this pass began: nothing more is started (or claimed).
+          if (!this.started) break
           this.pass()
         } while (this.again)
       } catch (err) {

@@ -13,8 +13,9 @@ import { resolveInboundContact } from '../contacts/resolve'
 import { lidDigits } from '../inbound/jids'
 import { afterOutboundCommit } from '../messages/outbound'
 import { findOrOpenInboundTicket } from '../tickets/inbound'
+import { loadBotTicket } from '../tickets/system'
 import { writeTemplate } from './apply'
-import { botSettings, loadBotTicket } from './context'
+import { botSettings } from './context'
 
 export const CALL_REJECTED_NOTICE =
   '*Mensagem automática:* as chamadas de voz e vídeo estão desabilitadas neste WhatsApp. Por favor, envie uma mensagem de texto. Obrigado!'

@@ -19,16 +19,10 @@ import { stmt } from '../../db/statements'
 import { localTime } from '../../local-time'
 import { type BotDispatcher, botDispatcherOf } from '../bots/dispatch'
 import { afterOutboundCommit } from '../messages/outbound'
-import { moveTicket, writeTemplate } from './apply'
-import {
-  type BotTicket,
-  botSettings,
-  isFirstConversation,
-  loadBotContext,
-  loadBotTicket,
-  loadSession,
-  saveSession,
-} from './context'
+import { type BotTicket, loadBotTicket, moveTicket } from '../tickets/system'
+import { writeTemplate } from './apply'
+import './bot-kinds'
+import { botSettings, isFirstConversation, loadBotContext, loadSession, saveSession } from './context'
 import { finishedOf } from './finished'
 import { type BotState, decide, INITIAL_STATE } from './machine'
 

@@ -20,8 +20,9 @@ import { stmt } from '../../db/statements'
 import { IntervalJob } from '../../jobs/interval'
 import { afterOutboundCommit } from '../messages/outbound'
 import { transferNotice } from '../tickets/notices'
-import { moveTicket, writeTemplate } from './apply'
-import { botSettings, endSession, loadBotTicket } from './context'
+import { loadBotTicket, moveTicket } from '../tickets/system'
+import { writeTemplate } from './apply'
+import { botSettings, endSession } from './context'
 import { finishedOf } from './finished'
 
 export type SweepResult = { redirected: number; expired: number; ratingsExpired: number }

@@ -9,20 +9,20 @@ import type { Database } from 'bun:sqlite'
 import type { Paged } from '../../../shared/api'
 import type { ContactListDto, ContactListItemDto } from '../../../shared/contact-lists'
 import { AppError, fieldError } from '../../../shared/errors'
+import { normalizeNumber, numberKey } from '../../../shared/numbers'
 import type {
   ContactListInput,
   ContactListItemInput,
   ListContactListItemsQuery,
   ListContactListsQuery,
 } from '../../../shared/schemas/contact-lists'
+import { maskNumber, numberVisibility } from '../../access/mask'
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { maskNumber, numberVisibility } from '../contacts/mask'
-import { normalizeNumber, numberKey } from '../contacts/numbers'
 import { validityChecker } from './checker'
 import { publishItem, type RawItem, toItemDto } from './live'
 

@@ -11,6 +11,7 @@
 
 import { createHash } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
+import { contactRef } from '../../channels/address'
 import type { ChannelSession } from '../../channels/types'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
@@ -25,7 +26,6 @@ import {
   toContactRow,
 } from './dto'
 import { publishContact } from './live'
-import { contactRef } from './resolve'
 
 export const PICTURE_REFRESH_MS = 24 * 60 * 60 * 1000
 /** A stored picture's link lives this long; a contact refreshed daily keeps renewing it. */

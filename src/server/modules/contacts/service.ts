@@ -8,7 +8,9 @@
 import type { Database } from 'bun:sqlite'
 import type { ContactDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
+import { normalizeNumber, numberKey } from '../../../shared/numbers'
 import type { ContactInput, FindOrCreateContactInput } from '../../../shared/schemas/contacts'
+import { maskContact, maskNumber, numberVisibility } from '../../access/mask'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
 import type { Connection } from '../../db/connection'
@@ -22,8 +24,6 @@ import {
   toContactRow,
 } from './dto'
 import { publishContact, publishContactDeleted } from './live'
-import { maskContact, maskNumber, numberVisibility } from './mask'
-import { normalizeNumber, numberKey } from './numbers'
 import { refreshProfilePicture, removeStoredPicture } from './picture'
 
 /** The one way to load a contact: another company's id is simply not found. */

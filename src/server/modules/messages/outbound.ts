@@ -242,6 +242,10 @@ const DEFAULTS: OutboundSenderOptions = { connectGraceMs: 30_000, bootGraceMs: 1
 /** Hands queued outbound messages to their connection's session and records what happened. */
 export class OutboundSender {
   private readonly waiting = new Map<number, TimerHandle>()
+  /** Each message on its way to (or at) its connection's door, until its turn is over. */
+  private readonly inFlight = new Set<Promise<void>>()
+  /** Set by `stop`: nothing more is claimed or waited for (queued rows stay queued for the next boot). */
+  private stopped = false
   private readonly options: OutboundSenderOptions
 
   constructor(
@@ -262,6 +266,7 @@ export class OutboundSender {
 
   /** Boot: interrupted sends become failed (never resent blindly); queued ones are sent. */
   resume(): Promise<void> {
+    this.stopped = false
     const now = this.deps.clock.now()
     this.deps.sqlite
       .query(
@@ -279,13 +284,19 @@ export class OutboundSender {
     )
   }
 
-  /** Stops waiting timers (shutdown, tests). */
-  stop() {
+  /**
+   * Stops waiting timers and claims nothing more (shutdown, tests); resolves once every send under way is over,
+   * so its row ends sent, failed, or back in the queue for the next boot, never left 'sending'.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true
     for (const handle of this.waiting.values()) this.deps.clock.clearTimeout(handle)
     this.waiting.clear()
+    await Promise.all(this.inFlight)
   }
 
   private enqueue(id: number, until: number): Promise<void> {
+    if (this.stopped) return Promise.resolve()
     const connection =
       this.deps.sqlite
         .query<{ whatsappId: number | null }, [number]>(
@@ -296,9 +307,13 @@ export class OutboundSender {
     const attempt = connection
       ? doorOf(this.deps, connection).turn('conversation', (turn) => this.attempt(turn, id, until))
       : this.attempt(null, id, until)
-    return attempt.catch((err: Error) =>
-      this.deps.log.error('outbound send failed unexpectedly', { messageId: id, error: err.message }),
-    )
+    const settled = attempt
+      .catch((err: Error) =>
+        this.deps.log.error('outbound send failed unexpectedly', { messageId: id, error: err.message }),
+      )
+      .finally(() => this.inFlight.delete(settled))
+    this.inFlight.add(settled)
+    return settled
   }
 
   private load(id: number) {
@@ -328,6 +343,8 @@ export class OutboundSender {
 
   private async attempt(turn: Turn | null, id: number, until: number): Promise<void> {
     this.waiting.delete(id)
+    // Stopped while it waited in line: it stays queued, and the next boot sends it.
+    if (this.stopped) return
     const row = this.load(id)
     if (row?.sendState !== 'queued' || row.isDeleted || row.isPrivate) return
     if (!turn?.connected) {
@@ -379,6 +396,8 @@ export class OutboundSender {
     this.deps.sqlite
       .query(`UPDATE messages SET send_state = 'queued' WHERE id = ? AND send_state = 'sending'`)
       .run(id)
+    // Stopping: back in the queue, where the next boot finds it.
+    if (this.stopped) return true
     const handle = this.deps.clock.setTimeout(() => void this.enqueue(id, until), this.options.pollMs)
     this.waiting.set(id, handle)
     return true
@@ -420,8 +439,7 @@ export class OutboundSender {
   }
 
   private sent(row: SendRow, ref: MsgRef, hand: Hand) {
-    const deleted = transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    const deleted = transact(this.deps, (sqlite, events) => {
       try {
         sqlite
           .query(
@@ -438,7 +456,7 @@ export class OutboundSender {
           .run(row.id)
         void err
       }
-      publishMessageUpdates(this.deps, tx, events, row.ticketId, [row.id])
+      publishMessageUpdates(this.deps, sqlite, events, row.ticketId, [row.id])
       return !!sqlite
         .query<{ d: number }, [number]>('SELECT is_deleted AS d FROM messages WHERE id = ?')
         .get(row.id)?.d
@@ -456,15 +474,14 @@ export class OutboundSender {
     const code = err instanceof AppError ? err.code : 'ERR_SENDING_WAPP_MSG'
     const detail = (err as Error)?.message && (err as Error).message !== code ? (err as Error).message : ''
     const reason = (detail ? `${code}: ${detail}` : code).slice(0, 500)
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const result = sqlite
         .query(
           `UPDATE messages SET send_state = 'failed', send_error = ?, updated_at = ?
             WHERE id = ? AND send_state = ?`,
         )
         .run(reason, this.deps.clock.now(), row.id, fromQueued ? 'queued' : 'sending')
-      if (result.changes) publishMessageUpdates(this.deps, tx, events, row.ticketId, [row.id])
+      if (result.changes) publishMessageUpdates(this.deps, sqlite, events, row.ticketId, [row.id])
     })
   }
 }

@@ -8,7 +8,6 @@ import { AppError } from '../../../shared/errors'
 import { RESET_PASSWORD, RESET_TOKEN } from '../../../shared/schemas/signup'
 import type { Deps, SystemActor } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import type { PasswordResetRow, UserRow } from '../../db/schema'
 import { stmt } from '../../db/statements'
 import { escapeHtml, requireMailSettings, sendMail } from '../../mail/mailer'
@@ -133,12 +132,12 @@ export async function resetPasswordWithCode(deps: Deps, email: string, token: st
   if (!accepted) throw invalid()
   const passwordHash = await hashPassword(password)
   const actor: SystemActor = { kind: 'system', companyId: user.companyId }
-  transact(deps, (tx, events) => {
+  transact(deps, (sqlite, events) => {
     stmt<unknown, [string, number, number]>(
-      sqliteOf(tx),
+      sqlite,
       'UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?',
     ).run(passwordHash, deps.clock.now(), user.id)
-    endOtherSessions({ ...deps, actor }, tx, events, user.id, null)
+    endOtherSessions({ ...deps, actor }, sqlite, events, user.id, null)
   })
   deps.log.info('password reset with a recovery code', { userId: user.id })
   return { status: 'ok' as const }

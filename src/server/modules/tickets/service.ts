@@ -6,7 +6,6 @@ import { transact } from '../../context'
 import type { TicketRow } from '../../db/schema'
 import type { TicketEventType, TicketStatus } from '../../db/schema/tickets'
 import { stmt } from '../../db/statements'
-import { outboundSender, writeOutboundMessages } from '../messages/outbound'
 import { companyTimeZone, settingValue } from '../settings/service'
 import { type ActorScope, actorScope, assertCanSeeTicket } from './access'
 import { loadTicketDtos, maskTicket } from './dto'
@@ -15,7 +14,7 @@ import { otherOpenTicket } from './held'
 import { publishTicket, publishTicketDeleted, type TicketPlace } from './live'
 import { acceptGreeting, fillTemplate, transferNotice } from './notices'
 import { activeTicketRow, insertTicket, ticketRowByUuid, ticketRowInCompany } from './rows'
-import type { TicketTransitionListener } from './transitions'
+import type { TicketNotices, TicketTransitionListener } from './transitions'
 
 /** The ticket in the actor's company, or 404 ERR_NO_TICKET_FOUND (another company's id is not found). */
 export function getTicketRow(ctx: Ctx, id: number): TicketRow {
@@ -214,14 +213,15 @@ function planUpdate(scope: ActorScope, t: TicketRow, input: UpdateTicketInput): 
 }
 
 /**
- * Applies a PUT /tickets/{id}; see `planUpdate` for the table. `listeners` are the other areas' part in the change
- * (tickets/transitions.ts).
+ * Applies a PUT /tickets/{id}; see `planUpdate` for the table. `listeners` and `notices` are the other areas' part
+ * in the change (tickets/transitions.ts).
  */
 export function updateTicket(
   ctx: Ctx,
   id: number,
   input: UpdateTicketInput,
-  listeners: readonly TicketTransitionListener[] = [],
+  listeners: readonly TicketTransitionListener[],
+  notices: TicketNotices,
 ): TicketDto {
   const { ticket: t, scope } = getVisibleTicket(ctx, id)
   const companyId = ctx.actor.companyId
@@ -300,14 +300,14 @@ export function updateTicket(
       const timeZone = companyTimeZone(sqlite, companyId)
       const body = fillTemplate(notice, { id, createdAt: t.createdAt, contactName }, now, timeZone).trim()
       const target = { id, companyId, contactId: t.contactId, whatsappId, status }
-      if (body) noticeIds.push(...writeOutboundMessages(ctx, sqlite, events, target, { body }))
+      if (body) noticeIds.push(...notices.write(ctx, sqlite, events, target, body))
     }
     for (const step of steps) step.apply(sqlite, now)
     const fresh = loadTicketDtos(sqlite, [id])[0]!
     publishTicket(events, fresh, placeOf(t))
     return fresh
   })
-  if (noticeIds.length) void outboundSender(ctx).kick(noticeIds)
+  if (noticeIds.length) notices.afterCommit(ctx, noticeIds)
   return maskTicket(dto, scope.isTricked)
 }
 

@@ -182,8 +182,7 @@ export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<User
   assertConnection(ctx.sqlite, ctx.actor.companyId, input.whatsappId)
   const passwordHash = await hashPassword(input.password)
   const { password: _password, ...fields } = input
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     assertWithinPlanLimit(ctx, 'users', sqlite)
     assertEmailFree(sqlite, input.email)
     const queueIds = assertQueuesInCompany(sqlite, ctx.actor.companyId, input.queueIds ?? [])
@@ -266,8 +265,7 @@ export async function updateUser(ctx: Ctx, userId: number, input: UpdateUserInpu
   if (input.whatsappId !== undefined) assertConnection(ctx.sqlite, actor.companyId, input.whatsappId)
   const passwordHash = changesPassword ? await hashPassword(input.password!) : undefined
   const { password: _password, currentPassword: _current, queueIds, ...fields } = input
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     if (fields.email && fields.email !== current.email) assertEmailFree(sqlite, fields.email, userId)
     if (admin && current.profile === 'admin' && fields.profile === 'user') {
       if (current.super) assertAnotherSuper(sqlite, userId)
@@ -304,8 +302,7 @@ function assertAnotherAdmin(db: Connection, companyId: number, exceptUserId: num
 export function deleteUser(ctx: Ctx, userId: number) {
   const actor = userActor(ctx)
   if (userId === actor.userId) throw new AppError('ERR_CANNOT_DELETE_SELF', 'You cannot delete yourself')
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     const row = getUserRowInCompany(sqlite, actor.companyId, userId)
     assertMayManage(actor, row)
     if (row.super) assertAnotherSuper(sqlite, userId)
@@ -325,8 +322,7 @@ export async function resetPassword(deps: Deps, email: string, password: string)
   ).get(email.trim().toLowerCase())
   if (!user) throw new AppError('ERR_NO_USER_FOUND', `No user with e-mail ${email}`)
   const now = deps.clock.now()
-  transact(deps, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(deps, (sqlite, events) => {
     stmt<unknown, [string, number, number]>(
       sqlite,
       'UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?',
@@ -347,8 +343,7 @@ export async function resetPassword(deps: Deps, email: string, password: string)
 export function setUserDisabled(ctx: Ctx, userId: number, disabled: boolean): UserDto {
   const actor = userActor(ctx)
   if (!isAdmin(actor)) throw new AppError('ERR_NO_PERMISSION', 'Only admins can disable or enable users')
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const row = getUserRowInCompany(sqlite, actor.companyId, userId)
     assertMayManage(actor, row)
     if (disabled && row.super) assertAnotherSuper(sqlite, userId)
