@@ -19,8 +19,9 @@
  * - One restriction state: a send WhatsApp refuses as restricted (463, the reach-out time lock), whoever made
  *   it, marks the door restricted; outreach then pauses (every running campaign of the connection, durably)
  *   until an admin resumes, which lifts it (`lift`). Conversation sends go on: the lock still allows replies in
- *   existing chats, and one refused keeps its reason on its row. A banned or logged-out number has no
- *   connected session: every sender waits or fails with ERR_WAPP_NOT_INITIALIZED.
+ *   existing chats, and one refused keeps its reason on its row. The restriction is also written on the
+ *   connection's health (channels/health.ts), where admins and `balcao doctor` read it. A banned or logged-out
+ *   number has no connected session: every sender waits or fails with ERR_WAPP_NOT_INITIALIZED.
  * - Number checks are not messages: they take a turn (so they never fall between a campaign's typing and its
  *   message), have no row, do not count and are not held by a restriction.
  *
@@ -29,6 +30,7 @@
  * session directly (messages/service.ts).
  */
 import { AppError } from '../../../shared/errors'
+import { recordHealth } from '../../channels/health'
 import type { ChannelSession, ContactRef, MsgRef, OutboundContent, SendOptions } from '../../channels/types'
 import type { Deps } from '../../context'
 import { stmt } from '../../db/statements'
@@ -120,6 +122,21 @@ export class ConnectionDoor {
   /** An admin resumed the connection's outreach after a restriction. */
   lift() {
     this.restriction = null
+    recordHealth(this.deps.sqlite, this.connectionId, {
+      restrictedAt: null,
+      restrictedUntil: null,
+      restrictionDetail: null,
+    })
+  }
+
+  /** WhatsApp refused a send as restricted: the door holds outreach, and the connection's health says so. */
+  private restrict(detail: string) {
+    this.restriction = { at: this.deps.clock.now(), detail }
+    recordHealth(this.deps.sqlite, this.connectionId, {
+      restrictedAt: this.restriction.at,
+      restrictedUntil: null,
+      restrictionDetail: detail,
+    })
   }
 
   private open(lane: Lane): Turn {
@@ -145,8 +162,7 @@ export class ConnectionDoor {
       try {
         ref = await send(session)
       } catch (err) {
-        if (isRestriction(err))
-          this.restriction ??= { at: this.deps.clock.now(), detail: (err as Error)?.message ?? '463' }
+        if (isRestriction(err) && !this.restriction) this.restrict((err as Error)?.message ?? '463')
         throw err
       }
       this.sent(lane)
