@@ -104,7 +104,9 @@ describe('balcao backup, restore and doctor', () => {
     const now = Date.now()
     const db = new Database(join(data, 'balcao.db'))
     db.run(`INSERT INTO plans (id, name, created_at, updated_at) VALUES (1, 'Plano', ${now}, ${now})`)
-    db.run(`INSERT INTO companies (id, name, plan_id, created_at, updated_at) VALUES (1, 'Padaria', 1, ${now}, ${now})`)
+    db.run(
+      `INSERT INTO companies (id, name, plan_id, created_at, updated_at) VALUES (1, 'Padaria', 1, ${now}, ${now})`,
+    )
     const connection = db.query(
       `INSERT INTO whatsapps (id, company_id, name, status, status_reason, token, created_at, updated_at)
        VALUES (?, 1, ?, ?, ?, ?, ${now}, ${now})`,
@@ -147,9 +149,18 @@ describe('balcao backup, restore and doctor', () => {
         lastReceivedAt: new Date(now - 3 * 60_000).toISOString(),
         lastAckedAt: new Date(now - 60_000).toISOString(),
         lastDisconnect: { reason: 'no_network', code: 428, at: new Date(now - 2 * 3_600_000).toISOString() },
-        restricted: { since: new Date(now - 30 * 60_000).toISOString(), until: null, detail: '463 reachout timelock' },
+        restricted: {
+          since: new Date(now - 30 * 60_000).toISOString(),
+          until: null,
+          detail: '463 reachout timelock',
+        },
       },
-      expect.objectContaining({ id: 2, status: 'DISCONNECTED', statusReason: 'logged_out', lastDisconnect: null }),
+      expect.objectContaining({
+        id: 2,
+        status: 'DISCONNECTED',
+        statusReason: 'logged_out',
+        lastDisconnect: null,
+      }),
     ])
   })
 })

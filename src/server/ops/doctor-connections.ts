@@ -23,7 +23,9 @@ type Row = { id: number; company: string; name: string; status: string; statusRe
 /** Every connection of the database with its health, by id (a database before the health migration: none). */
 export function connectionReports(db: Database): ConnectionReport[] {
   const hasHealth = !!db
-    .query<{ name: string }, []>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'whatsapp_health'`)
+    .query<{ name: string }, []>(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'whatsapp_health'`,
+    )
     .get()
   const health = hasHealth
     ? `h.baileys_version AS baileysVersion, h.wa_web_version AS waWebVersion, h.last_received_at AS lastReceivedAt,

@@ -345,10 +345,11 @@ export const en: Resources = {
       sendsOk: 'Normal',
       restricted: 'Sending restricted',
       restrictedSince: 'Restricted since {{time}}',
+      restrictedUntilShort: 'Restricted until {{time}}',
       restrictedUntil: 'Sending restricted until {{time}}',
-      restrictedHint: "WhatsApp refused a send from this number. Campaigns stay paused until an admin resumes them.",
+      restrictedHint:
+        'WhatsApp refused a send from this number. Campaigns stay paused until an admin resumes them.',
       never: 'Never',
-      versions: 'Versions',
       unknownVersion: 'Not connected yet',
       reasons: {
         no_network: 'No internet',

@@ -355,10 +355,11 @@ export const es: Resources = {
       sendsOk: 'Normales',
       restricted: 'Envíos restringidos',
       restrictedSince: 'Restringidos desde {{time}}',
+      restrictedUntilShort: 'Restringidos hasta {{time}}',
       restrictedUntil: 'Envíos restringidos hasta {{time}}',
-      restrictedHint: 'WhatsApp rechazó un envío de este número. Las campañas quedan pausadas hasta que un administrador las reanude.',
+      restrictedHint:
+        'WhatsApp rechazó un envío de este número. Las campañas quedan pausadas hasta que un administrador las reanude.',
       never: 'Nunca',
-      versions: 'Versiones',
       unknownVersion: 'Aún no se conectó',
       reasons: {
         no_network: 'Sin internet',

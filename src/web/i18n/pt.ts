@@ -351,10 +351,11 @@ export const pt = {
       sendsOk: 'Normais',
       restricted: 'Envios restritos',
       restrictedSince: 'Restritos desde {{time}}',
+      restrictedUntilShort: 'Restritos até {{time}}',
       restrictedUntil: 'Envios restritos até {{time}}',
-      restrictedHint: 'O WhatsApp recusou um envio deste número. As campanhas ficam pausadas até um administrador retomá-las.',
+      restrictedHint:
+        'O WhatsApp recusou um envio deste número. As campanhas ficam pausadas até um administrador retomá-las.',
       never: 'Nunca',
-      versions: 'Versões',
       unknownVersion: 'Ainda não conectou',
       reasons: {
         no_network: 'Sem internet',

@@ -1,7 +1,7 @@
 import type { MessageAck } from '../../../shared/api'
+import { recordHealth } from '../../channels/health'
 import type { Ack } from '../../channels/types'
 import { type Deps, transact } from '../../context'
-import { recordHealth } from '../../channels/health'
 import { sqliteOf } from '../../db/connection'
 import { publishMessageUpdates } from './live'
 

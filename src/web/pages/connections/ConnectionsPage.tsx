@@ -220,9 +220,14 @@ export function ConnectionsPage() {
             {sandboxChip(c)}
             {number(c)}
             <span className="tnum">{formatUpdatedAt(c.updatedAt)}</span>
-            {health(c)}
           </div>
           <StatusReason connection={c} className="mt-1.5" />
+          {c.health && (
+            <div className="mt-1.5 flex flex-wrap items-center gap-x-4 gap-y-1">
+              <RestrictedBadge health={c.health} />
+              <HealthPopover connection={c} onFresh={upsert} labelled />
+            </div>
+          )}
         </div>
         {actions(c)}
       </div>

@@ -35,9 +35,12 @@ export function RestrictedBadge({ health }: { health: ConnectionHealth | undefin
 export function HealthPopover({
   connection,
   onFresh,
+  labelled = false,
 }: {
   connection: WhatsappDto
   onFresh: (fresh: WhatsappDto) => void
+  /** The button's words beside its icon (phones, where there is no hover title). */
+  labelled?: boolean
 }) {
   const { t } = useTranslation()
   if (!connection.health) return null
@@ -48,16 +51,18 @@ export function HealthPopover({
         title={t('connections.health.open')}
         data-testid="health-button"
         className={cn(
-          'inline-flex size-8 items-center justify-center rounded-lg text-muted transition-colors duration-150 hover:bg-surface-2 hover:text-fg max-sm:size-10',
+          'inline-flex items-center justify-center gap-1.5 rounded-lg text-muted transition-colors duration-150 hover:bg-surface-2 hover:text-fg',
+          labelled ? '-mx-1.5 h-8 px-1.5 text-[13px]' : 'size-8',
           connection.health.restricted && 'text-on-danger-soft',
         )}
       >
         <Activity className="size-4" aria-hidden />
+        {labelled && <span aria-hidden>{t('connections.health.open')}</span>}
       </PopoverButton>
       <PopoverPanel
         anchor="bottom start"
         transition
-        className="z-50 w-[min(22rem,calc(100vw-1.5rem))] rounded-lg border border-border bg-surface p-3 shadow-pop [--anchor-gap:6px] transition duration-150 data-closed:opacity-0"
+        className="z-50 w-[min(23rem,calc(100vw-1.5rem))] rounded-lg border border-border bg-surface p-3 shadow-pop [--anchor-gap:6px] transition duration-150 data-closed:opacity-0"
       >
         <HealthDetails connection={connection} onFresh={onFresh} />
       </PopoverPanel>
@@ -93,7 +98,7 @@ function HealthDetails({
     <>
       {t(`connections.health.reasons.${h.lastDisconnect.reason}`, { defaultValue: h.lastDisconnect.reason })}
       {h.lastDisconnect.code != null && <span className="text-muted tnum"> ({h.lastDisconnect.code})</span>}
-      <span className="text-muted"> · {when(h.lastDisconnect.at)}</span>
+      <span className="block text-muted">{when(h.lastDisconnect.at)}</span>
     </>
   ) : (
     <span className="text-subtle">{t('connections.health.never')}</span>
@@ -101,29 +106,28 @@ function HealthDetails({
   const sends = h.restricted ? (
     <span className="text-on-danger-soft">
       {h.restricted.until
-        ? t('connections.health.restrictedUntil', { time: formatUpdatedAt(h.restricted.until) })
+        ? t('connections.health.restrictedUntilShort', { time: formatUpdatedAt(h.restricted.until) })
         : t('connections.health.restrictedSince', { time: formatUpdatedAt(h.restricted.since) })}
     </span>
   ) : (
     t('connections.health.sendsOk')
   )
-  const versions =
-    h.baileysVersion || h.waWebVersion ? (
-      <span className="tnum">
-        Baileys {h.baileysVersion ?? '?'} · WhatsApp Web {h.waWebVersion ?? '?'}
-      </span>
+  const version = (v: string | null) =>
+    v ? (
+      <span className="tnum">{v}</span>
     ) : (
       <span className="text-subtle">{t('connections.health.unknownVersion')}</span>
     )
   return (
     <div data-testid="health-details">
       <div className="mb-2 font-medium text-fg text-sm">{t('connections.health.title')}</div>
-      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 text-[13px] leading-snug">
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-[13px] leading-snug">
         <Row label={t('connections.health.lastReceived')}>{when(h.lastReceivedAt)}</Row>
         <Row label={t('connections.health.lastAcked')}>{when(h.lastAckedAt)}</Row>
         <Row label={t('connections.health.lastDisconnect')}>{disconnect}</Row>
         <Row label={t('connections.health.sends')}>{sends}</Row>
-        <Row label={t('connections.health.versions')}>{versions}</Row>
+        <Row label="Baileys">{version(h.baileysVersion)}</Row>
+        <Row label="WhatsApp Web">{version(h.waWebVersion)}</Row>
       </dl>
       {h.restricted && (
         <p className="mt-2.5 text-[12.5px] text-muted leading-snug">
@@ -139,7 +143,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <>
       <dt className="text-muted">{label}</dt>
-      <dd className="min-w-0 text-right text-fg">{children}</dd>
+      <dd className="min-w-0 break-words text-fg">{children}</dd>
     </>
   )
 }
