@@ -45,6 +45,7 @@ import {
   type SocketLike,
   statusCodeOf,
 } from './socket'
+import { BAILEYS_VERSION } from './version'
 
 export type { AuthHandle, MessageStore, SocketLike } from './socket'
 
@@ -168,6 +169,10 @@ export class BaileysChannelSession implements ChannelSession {
 
   get status(): ConnectionStatus {
     return this._status
+  }
+
+  get versions() {
+    return { library: BAILEYS_VERSION, web: (this.version ?? DEFAULT_CONNECTION_CONFIG.version).join('.') }
   }
 
   on(listener: (event: ChannelEvent) => void | Promise<void>): () => void {

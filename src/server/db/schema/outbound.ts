@@ -12,7 +12,9 @@ export const connectionDoors = sqliteTable('connection_doors', {
     .primaryKey()
     .references(() => whatsapps.id, { onDelete: 'cascade' }),
   lastSentAt: integer('last_sent_at'),
+  /** WhatsApp refused a send as restricted: since, until (when WhatsApp said), why. Admins see it as health. */
   restrictedAt: integer('restricted_at'),
+  restrictedUntil: integer('restricted_until'),
   restrictionDetail: text('restriction_detail'),
 })
 

@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import type { WhatsappDto } from '../../../shared/api'
+import type { ConnectionHealth, WhatsappDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import { effectiveSchedules, serializeSchedules } from '../../../shared/schedules'
 import type { CreateConnectionInput, UpdateConnectionInput } from '../../../shared/schemas/whatsapp'
@@ -10,6 +10,7 @@ import {
   toConnectionRow,
   updateConnectionRow,
 } from '../../channels/connection-row'
+import { healthOf } from '../../channels/health'
 import { isoTime } from '../../clock'
 import type { Ctx } from '../../context'
 import { isAdminActor, transact } from '../../context'
@@ -48,12 +49,16 @@ function queuesOf(sqlite: Database, connectionIds: number[]) {
   return byConnection
 }
 
-/** Admins see everything; attendants (who pick connections when transferring) never see secrets. */
+/**
+ * Admins see everything (with the connection's health when given); attendants (who pick connections when
+ * transferring) never see secrets.
+ */
 export function toConnectionDto(
   row: WhatsappRow,
   queueRefs: WhatsappDto['queues'],
   admin: boolean,
   simulated = false,
+  health?: ConnectionHealth,
 ): WhatsappDto {
   const { createdAt, updatedAt, token, qrcode, pairingCode, schedules, ...rest } = row
   return {
@@ -66,6 +71,7 @@ export function toConnectionDto(
     queues: queueRefs,
     createdAt: isoTime(createdAt)!,
     updatedAt: isoTime(updatedAt)!,
+    ...(admin && health ? { health } : {}),
   }
 }
 
@@ -89,11 +95,13 @@ function simulated(ctx: Ctx, row: WhatsappRow) {
 }
 
 export function connectionDto(ctx: Ctx, row: WhatsappRow) {
+  const admin = isAdminActor(ctx.actor)
   return toConnectionDto(
     row,
     queuesOf(ctx.sqlite, [row.id]).get(row.id) ?? [],
-    isAdminActor(ctx.actor),
+    admin,
     simulated(ctx, row),
+    admin ? healthOf(ctx.sqlite, [row.id]).get(row.id) : undefined,
   )
 }
 
@@ -109,11 +117,13 @@ function connectionRowsOf(sqlite: Database, companyId: number) {
 
 export function listConnections(ctx: Ctx): WhatsappDto[] {
   const rows = connectionRowsOf(ctx.sqlite, ctx.actor.companyId)
-  const refs = queuesOf(
-    ctx.sqlite,
-    rows.map((r) => r.id),
+  const ids = rows.map((r) => r.id)
+  const refs = queuesOf(ctx.sqlite, ids)
+  const admin = isAdminActor(ctx.actor)
+  const health = admin ? healthOf(ctx.sqlite, ids) : undefined
+  return rows.map((r) =>
+    toConnectionDto(r, refs.get(r.id) ?? [], admin, simulated(ctx, r), health?.get(r.id)),
   )
-  return rows.map((r) => toConnectionDto(r, refs.get(r.id) ?? [], isAdminActor(ctx.actor), simulated(ctx, r)))
 }
 
 export function getConnection(ctx: Ctx, connectionId: number): WhatsappDto {
@@ -198,6 +208,7 @@ function publish(
     queuesOf(sqlite, [row.id]).get(row.id) ?? [],
     true,
     simulated(ctx, row),
+    healthOf(sqlite, [row.id]).get(row.id),
   )
   events.publish(rooms.admins(row.companyId), channel(row.companyId, 'whatsapp'), { action, whatsapp })
 }

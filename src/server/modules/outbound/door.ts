@@ -18,8 +18,9 @@
  *   the send API, sign-up codes) go as soon as the line is free; outreach (campaigns) waits its interval from
  *   the number's last send and stops at the daily cap, both counting everything the number sent.
  * - One restriction state: a send WhatsApp refuses as restricted (463, the reach-out time lock), whoever made
- *   it, marks the door restricted, durably (`state.ts`: a restart keeps it); outreach then pauses (every running
- *   campaign of the connection, durably) until an admin resumes, which lifts it (`lift`). Conversation sends go on: the lock still allows replies in
+ *   it, marks the door restricted, durably (`state.ts`: a restart keeps it, and admins and `balcao doctor` read it
+ *   there as the connection's health); outreach then pauses (every running campaign of the connection, durably)
+ *   until an admin resumes, which lifts it (`lift`). Conversation sends go on: the lock still allows replies in
  *   existing chats, and one refused keeps its reason on its row. A banned or logged-out number has no
  *   connected session: every sender waits or fails with ERR_WAPP_NOT_INITIALIZED.
  * - Number checks are not messages: they take a turn (so they never fall between a campaign's typing and its
@@ -35,7 +36,7 @@ import type { Deps } from '../../context'
 import { stmt } from '../../db/statements'
 import { companyTimeZone } from '../settings/service'
 import { countSends, dayOf } from './counters'
-import { readDoorState, saveLastSent, saveRestriction } from './state'
+import { type Restriction, readDoorState, saveLastSent, saveRestriction } from './state'
 
 /**
  * `conversation`: someone's ticket (attendants, bots, chatbot, schedules, the send API) or a sign-up code;
@@ -87,7 +88,7 @@ export class ConnectionDoor {
   /** When the number last handed a message to WhatsApp, whichever sender (null: never). */
   lastSentAt: number | null
   /** Set when WhatsApp refused a send as restricted; outreach waits until an admin lifts it. */
-  restriction: { at: number; detail: string } | null
+  restriction: Restriction | null
   private companyId: number | undefined
 
   constructor(
@@ -131,6 +132,12 @@ export class ConnectionDoor {
     saveRestriction(this.deps.sqlite, this.connectionId, null)
   }
 
+  /** WhatsApp refused a send as restricted: the door holds outreach until an admin resumes. */
+  private restrict(detail: string) {
+    this.restriction = { at: this.deps.clock.now(), detail, until: null }
+    saveRestriction(this.deps.sqlite, this.connectionId, this.restriction)
+  }
+
   private open(lane: Lane): Turn {
     const session = this.session()
     return {
@@ -154,10 +161,7 @@ export class ConnectionDoor {
       try {
         ref = await send(session)
       } catch (err) {
-        if (isRestriction(err) && !this.restriction) {
-          this.restriction = { at: this.deps.clock.now(), detail: (err as Error)?.message ?? '463' }
-          saveRestriction(this.deps.sqlite, this.connectionId, this.restriction)
-        }
+        if (isRestriction(err) && !this.restriction) this.restrict((err as Error)?.message ?? '463')
         throw err
       }
       this.sent(lane)
