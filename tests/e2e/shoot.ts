@@ -39,6 +39,9 @@ for (const theme of ['light', 'dark'] as const) {
     await page.waitForSelector('input[name=email]')
     await shot('login')
     await signIn(page)
+    // The profile's theme wins over the system's: switch it the way a person would.
+    const isDark = (await page.locator('html.dark').count()) > 0
+    if (isDark !== (theme === 'dark')) await page.getByTestId('theme-toggle').click()
     await page.waitForTimeout(300)
     await shot('tickets')
     await page.goto(`${base}/users`)
@@ -56,7 +59,10 @@ for (const theme of ['light', 'dark'] as const) {
     await page.waitForTimeout(200)
     await shot('users-dialog-errors')
     await page.keyboard.press('Escape')
-    await page.getByRole('button', { name: /^Editar: Maria/ }).click()
+    await page
+      .getByRole('button', { name: /^Editar: / })
+      .last()
+      .click()
     await page.waitForSelector('[role=dialog] h2')
     await page.waitForTimeout(400)
     await shot('users-dialog-edit')
@@ -75,6 +81,18 @@ for (const theme of ['light', 'dark'] as const) {
     await page.waitForSelector('table, ul[aria-label]')
     await page.waitForTimeout(400)
     await shot('connections')
+    await page
+      .getByRole('button', { name: /Saúde da conexão/ })
+      .first()
+      .click()
+    await page.waitForTimeout(400)
+    await shot('connections-health')
+    await page.keyboard.press('Escape')
+    await page.goto(`${base}/tags`)
+    await page.waitForTimeout(500)
+    await shot('tags')
+    await page.goto(`${base}/connections`)
+    await page.waitForSelector('table, ul[aria-label]')
     // The QR dialog: a connection waiting for its scan, or a fresh QR code for a connected one.
     const qrButton = page.getByRole('button', { name: /^QR CODE:/ }).first()
     if ((await qrButton.count()) > 0) await qrButton.click()

@@ -95,13 +95,14 @@ export function UsersPage() {
     <div className="flex items-center gap-3">
       <Avatar name={u.name} size={36} />
       <div className="min-w-0 flex-1">
-        <div className="flex items-center gap-2">
-          <span className="truncate font-medium text-fg">{u.name}</span>
-          {profileBadge(u)}
-        </div>
+        <div className="truncate font-medium text-fg">{u.name}</div>
         <div className="truncate text-muted text-[13px]">{u.email}</div>
-        <div className="text-subtle text-xs tnum">
-          {u.startWork}–{u.endWork}
+        {/* The profile sits with the hours so that a phone's narrow row keeps the whole name. */}
+        <div className="mt-1 flex items-center gap-2 text-subtle text-xs tnum">
+          {profileBadge(u)}
+          <span className="whitespace-nowrap">
+            {u.startWork}–{u.endWork}
+          </span>
         </div>
       </div>
       {actions(u)}
