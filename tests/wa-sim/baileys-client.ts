@@ -3,6 +3,8 @@
  * reconnects, as a linked companion keeps its creds), a silent logger, short timeouts, and
  * helpers to await connection updates instead of sleeping.
  */
+
+import { Boom } from '@hapi/boom'
 import makeWASocket, {
   type AuthenticationCreds,
   type ConnectionState,
@@ -13,7 +15,6 @@ import makeWASocket, {
   type UserFacingSocketConfig,
   type WASocket,
 } from '@whiskeysockets/baileys'
-import { Boom } from '@hapi/boom'
 import pino from 'pino'
 
 export type MemoryAuth = { creds: AuthenticationCreds; keys: SignalKeyStore; data: Map<string, unknown> }
@@ -74,13 +75,13 @@ export const connectBaileys = (
     browser: ['Balcao', 'Chrome', '1.0'],
     ...config,
   })
-  sock.ev.on('creds.update', update => Object.assign(auth.creds, update))
+  sock.ev.on('creds.update', (update) => Object.assign(auth.creds, update))
   const qrs: string[] = []
   const qrWaiters: ((qr: string) => void)[] = []
   let resolveOpened: () => void = () => {}
   let resolveClosed: (closed: ClosedWith) => void = () => {}
-  const opened = new Promise<void>(resolve => (resolveOpened = resolve))
-  const closed = new Promise<ClosedWith>(resolve => (resolveClosed = resolve))
+  const opened = new Promise<void>((resolve) => (resolveOpened = resolve))
+  const closed = new Promise<ClosedWith>((resolve) => (resolveClosed = resolve))
   sock.ev.on('connection.update', (update: Partial<ConnectionState>) => {
     if (update.qr) {
       qrs.push(update.qr)
@@ -98,7 +99,7 @@ export const connectBaileys = (
   const nextQr = (timeoutMs = 5_000) =>
     new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no new QR')), timeoutMs)
-      qrWaiters.push(qr => {
+      qrWaiters.push((qr) => {
         clearTimeout(timer)
         resolve(qr)
       })
@@ -112,4 +113,7 @@ export const firstQr = (client: TestClient, timeoutMs = 5_000): Promise<string> 
 
 /** Races a promise against a deadline, so a test fails with a message instead of hanging. */
 export const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
-  Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), ms))])
+  Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), ms)),
+  ])

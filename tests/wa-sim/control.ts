@@ -32,7 +32,10 @@ export class RouteTable {
     this.routes.push({ method: method.toUpperCase(), segments: pattern.split('/').filter(Boolean), handler })
   }
 
-  match(method: string, pathname: string): { handler: RouteHandler; params: Record<string, string> } | undefined {
+  match(
+    method: string,
+    pathname: string,
+  ): { handler: RouteHandler; params: Record<string, string> } | undefined {
     const parts = pathname.split('/').filter(Boolean)
     for (const route of this.routes) {
       if (route.method !== method || route.segments.length !== parts.length) continue
@@ -68,7 +71,8 @@ export class RouteTable {
       const result = await found.handler({ sim, params: found.params, body, request, url })
       return result instanceof Response ? result : Response.json(result ?? { ok: true })
     } catch (error) {
-      if (error instanceof ControlError) return Response.json({ error: error.message }, { status: error.status })
+      if (error instanceof ControlError)
+        return Response.json({ error: error.message }, { status: error.status })
       return Response.json({ error: error instanceof Error ? error.message : String(error) }, { status: 500 })
     }
   }

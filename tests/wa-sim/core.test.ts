@@ -11,7 +11,10 @@ const client = (...args: Parameters<typeof connectBaileys>): TestClient => {
   return created
 }
 
-const control = async <T = Record<string, unknown>>(path: string, body?: unknown): Promise<{ status: number; json: T }> => {
+const control = async <T = Record<string, unknown>>(
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: T }> => {
   const response = await fetch(`${simulator.url}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { 'content-type': 'application/json' },
@@ -52,5 +55,121 @@ describe('transport', () => {
     // A registration gets pair-device refs: Baileys turns the first into a QR.
     const qr = await within(firstQr(trusted), 5_000, 'first QR')
     expect(qr).toStartWith('https://wa.me/settings/linked_devices#')
+  })
+})
+
+type LinkOutcome = { linked: boolean; reason?: string; jid?: string; device?: number }
+type PhoneState = {
+  companions: { jid: string; online: boolean; preKeys: number; registrationId: number }[]
+  lid: string
+}
+let phoneCounter = 0
+const newPhone = async (flags: Record<string, boolean> = {}): Promise<string> => {
+  const number = `55119999${String(++phoneCounter).padStart(5, '0')}`
+  const { status } = await control('/control/phones', { number, ...flags })
+  expect(status).toBe(200)
+  return number
+}
+
+/** QR-pairs a fresh companion to `number` (refresh off), then logs it in; answers the reconnected client. */
+const pairAndLogin = async (number: string): Promise<TestClient> => {
+  const auth = memoryAuth()
+  const pairing = client(simulator.wsUrl, auth)
+  const qr = await within(firstQr(pairing), 5_000, 'QR')
+  const { json } = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr })
+  expect(json.linked).toBe(true)
+  expect((await within(pairing.closed, 5_000, 'restart')).statusCode).toBe(515)
+  const loggedIn = client(simulator.wsUrl, auth)
+  await within(loggedIn.opened, 5_000, 'open')
+  return loggedIn
+}
+
+describe('QR pairing', () => {
+  beforeAll(async () =>
+    trustSimulator((await control<{ publicKey: string; serial: number }>('/control/root')).json),
+  )
+
+  test('without the refresh step, real Baileys pairs, restarts (515) and logs in', async () => {
+    const number = await newPhone({ refresh: false })
+    const auth = memoryAuth()
+    const pairing = client(simulator.wsUrl, auth)
+    const qr = await within(firstQr(pairing), 5_000, 'QR')
+    const { status, json } = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr })
+    expect(status).toBe(200)
+    expect(json).toMatchObject({ linked: true, jid: `${number}:1@s.whatsapp.net`, device: 1 })
+    const closed = await within(pairing.closed, 5_000, 'restart')
+    expect(closed.statusCode).toBe(515)
+    expect(auth.creds.me?.id).toBe(`${number}:1@s.whatsapp.net`)
+    expect(auth.creds.me?.lid).toMatch(/^\d{15}:1@lid$/)
+    expect(auth.creds.account?.accountSignatureKey).toBeTruthy()
+
+    const loggedIn = client(simulator.wsUrl, auth)
+    await within(loggedIn.opened, 5_000, 'open')
+    const phone = (await control<PhoneState>(`/control/phones/${number}`)).json
+    expect(phone.companions).toHaveLength(1)
+    expect(phone.companions[0]?.online).toBe(true)
+  })
+
+  test('a QR whose secret the phone cannot verify links nothing', async () => {
+    const number = await newPhone({ refresh: false })
+    const pairing = client(simulator.wsUrl)
+    const qr = await within(firstQr(pairing), 5_000, 'QR')
+    const parts = qr.split(',')
+    parts[3] = Buffer.alloc(32, 7).toString('base64')
+    const { json } = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr: parts.join(',') })
+    // Baileys checks the HMAC with its own secret and ends the socket: the phone sees no signed reply.
+    expect(json).toMatchObject({ linked: false, reason: 'companion-rejected' })
+    expect((await control<PhoneState>(`/control/phones/${number}`)).json.companions).toHaveLength(0)
+  })
+
+  test('with companion_reg_refresh (WhatsApp today), rc14 never pairs: its next QR keeps the retired secret', async () => {
+    // Issue 20, defect 1 (Baileys issue 2737): rc14 acks the refresh and drops it. When the
+    // adapter rotates the adv secret and re-renders the QR, the second scan links instead.
+    const number = await newPhone()
+    const pairing = client(simulator.wsUrl, memoryAuth(), { qrTimeout: 500 })
+    const first = await within(firstQr(pairing), 5_000, 'QR')
+    const refreshed = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr: first })
+    expect(refreshed.json).toMatchObject({ linked: false, reason: 'refreshed' })
+    const next = await within(pairing.nextQr(3_000), 5_000, 'next QR')
+    expect(next.split(',')[3]).toBe(first.split(',')[3])
+    const second = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr: next })
+    expect(second.json).toMatchObject({ linked: false, reason: 'retired-secret' })
+  })
+})
+
+describe('login', () => {
+  test('after login Baileys uploads its pre-keys and the server keeps them on the companion', async () => {
+    const number = await newPhone({ refresh: false })
+    const loggedIn = await pairAndLogin(number)
+    // The upload is Baileys's first query after <success>; it has run once the count is non-zero.
+    let companion = (await control<PhoneState>(`/control/phones/${number}`)).json.companions[0]
+    for (let tries = 0; tries < 50 && !companion?.preKeys; tries++) {
+      await Bun.sleep(20)
+      companion = (await control<PhoneState>(`/control/phones/${number}`)).json.companions[0]
+    }
+    expect(companion?.preKeys).toBeGreaterThanOrEqual(5)
+    expect(companion?.registrationId).toBe(loggedIn.auth.creds.registrationId)
+    // Keep-alive, props, blocklist, privacy and media_conn are answered.
+    await loggedIn.sock.query({
+      tag: 'iq',
+      attrs: { to: 's.whatsapp.net', type: 'get', xmlns: 'w:p' },
+      content: [{ tag: 'ping', attrs: {} }],
+    })
+    expect(await loggedIn.sock.fetchBlocklist()).toEqual([])
+    expect(await loggedIn.sock.fetchPrivacySettings(true)).toMatchObject({ readreceipts: 'all' })
+  })
+
+  test('an iq the simulator does not model gets an error iq at once', async () => {
+    const number = await newPhone({ refresh: false })
+    const loggedIn = await pairAndLogin(number)
+    const started = Date.now()
+    const failed = await loggedIn.sock
+      .query({ tag: 'iq', attrs: { to: 's.whatsapp.net', type: 'get', xmlns: 'sim:unknown' } })
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      )
+    expect(failed?.message).toContain('feature-not-implemented')
+    expect(Date.now() - started).toBeLessThan(2_000)
   })
 })

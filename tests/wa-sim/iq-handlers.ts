@@ -16,7 +16,8 @@ import { onCompanionFinish, onCompanionHello } from './pairing'
 import type { Companion } from './phones'
 import type { CompanionConnection, Simulator } from './server'
 
-const readUInt = (bytes: Uint8Array | undefined): number => (bytes ? bytes.reduce((value, byte) => value * 256 + byte, 0) : 0)
+const readUInt = (bytes: Uint8Array | undefined): number =>
+  bytes ? bytes.reduce((value, byte) => value * 256 + byte, 0) : 0
 
 const requireCompanion = (connection: CompanionConnection): Companion => {
   if (!connection.companion) throw new IqError(401, 'not-authorized')
@@ -87,16 +88,16 @@ export const registerDefaultIqHandlers = (sim: Simulator): void => {
       const companion = requireCompanion(connection)
       const identity = getBinaryNodeChildBuffer(node, 'identity')
       if (!identity) throw new IqError(400, 'bad-request')
-      const preKeys = getBinaryNodeChildren(getBinaryNodeChild(node, 'list'), 'key').map(key => ({
+      const preKeys = getBinaryNodeChildren(getBinaryNodeChild(node, 'list'), 'key').map((key) => ({
         keyId: readUInt(getBinaryNodeChildBuffer(key, 'id')),
         publicKey: Buffer.from(getBinaryNodeChildBuffer(key, 'value') ?? []),
       }))
-      const known = new Set(companion.bundle.preKeys.map(key => key.keyId))
+      const known = new Set(companion.bundle.preKeys.map((key) => key.keyId))
       companion.bundle = {
         registrationId: readUInt(getBinaryNodeChildBuffer(node, 'registration')),
         identityKey: Buffer.from(identity),
         signedPreKey: readSignedPreKey(getBinaryNodeChild(node, 'skey')),
-        preKeys: [...companion.bundle.preKeys, ...preKeys.filter(key => !known.has(key.keyId))],
+        preKeys: [...companion.bundle.preKeys, ...preKeys.filter((key) => !known.has(key.keyId))],
       }
       return undefined
     },
@@ -107,21 +108,25 @@ export const registerDefaultIqHandlers = (sim: Simulator): void => {
     'set',
     ({ connection, node }) => {
       const companion = requireCompanion(connection)
-      companion.bundle.signedPreKey = readSignedPreKey(getBinaryNodeChild(getBinaryNodeChild(node, 'rotate'), 'skey'))
+      companion.bundle.signedPreKey = readSignedPreKey(
+        getBinaryNodeChild(getBinaryNodeChild(node, 'rotate'), 'skey'),
+      )
       return undefined
     },
     'rotate',
   )
 
   // What Baileys asks on open -------------------------------------------------------------------
-  iq.on('abt', 'get', () => [{ tag: 'props', attrs: { protocol: '1', hash: 'sim', refresh: '86400' }, content: [] }])
+  iq.on('abt', 'get', () => [
+    { tag: 'props', attrs: { protocol: '1', hash: 'sim', refresh: '86400' }, content: [] },
+  ])
   iq.on('w', 'get', () => [{ tag: 'props', attrs: { protocol: '2', hash: 'sim' }, content: [] }])
   iq.on('blocklist', 'get', () => [{ tag: 'list', attrs: {}, content: [] }])
   iq.on('privacy', 'get', () => [
     {
       tag: 'privacy',
       attrs: {},
-      content: ['last', 'online', 'profile', 'status', 'readreceipts', 'groupadd', 'calladd'].map(name => ({
+      content: ['last', 'online', 'profile', 'status', 'readreceipts', 'groupadd', 'calladd'].map((name) => ({
         tag: 'category',
         attrs: { name, value: name === 'readreceipts' ? 'all' : 'contacts' },
       })),
@@ -136,9 +141,13 @@ export const registerDefaultIqHandlers = (sim: Simulator): void => {
       {
         tag: 'sync',
         attrs: {},
-        content: collections.map(collection => ({
+        content: collections.map((collection) => ({
           tag: 'collection',
-          attrs: { name: collection.attrs.name ?? '', version: collection.attrs.version ?? '0', has_more_patches: 'false' },
+          attrs: {
+            name: collection.attrs.name ?? '',
+            version: collection.attrs.version ?? '0',
+            has_more_patches: 'false',
+          },
         })),
       },
     ]
@@ -147,23 +156,39 @@ export const registerDefaultIqHandlers = (sim: Simulator): void => {
     {
       tag: 'media_conn',
       attrs: { auth: 'sim-media-auth', ttl: '300', auth_ttl: '3600', max_buckets: '12' },
-      content: [{ tag: 'host', attrs: { hostname: `127.0.0.1:${sim.port}`, maxContentLengthBytes: '104857600' } }],
+      content: [
+        { tag: 'host', attrs: { hostname: `127.0.0.1:${sim.port}`, maxContentLengthBytes: '104857600' } },
+      ],
     },
   ])
 
   // Linking --------------------------------------------------------------------------------------
-  iq.on('md', 'set', ({ sim, connection, node }) => {
-    const removed = getBinaryNodeChild(node, 'remove-companion-device')
-    const companion = connection.companion
-    if (companion && removed?.attrs.jid && removed.attrs.jid.split('@')[0] === companion.jid.split('@')[0]) {
-      sim.phones.unlink(companion)
-    }
-    return undefined
-  }, 'remove-companion-device')
-  iq.on('md', 'set', ({ sim, connection, node }) => {
-    const stage = getBinaryNodeChild(node, 'link_code_companion_reg')?.attrs.stage
-    if (stage === 'companion_hello') return onCompanionHello(sim, connection, node)
-    if (stage === 'companion_finish') return onCompanionFinish(sim, connection, node)
-    throw new IqError(400, 'bad-request')
-  }, 'link_code_companion_reg')
+  iq.on(
+    'md',
+    'set',
+    ({ sim, connection, node }) => {
+      const removed = getBinaryNodeChild(node, 'remove-companion-device')
+      const companion = connection.companion
+      if (
+        companion &&
+        removed?.attrs.jid &&
+        removed.attrs.jid.split('@')[0] === companion.jid.split('@')[0]
+      ) {
+        sim.phones.unlink(companion)
+      }
+      return undefined
+    },
+    'remove-companion-device',
+  )
+  iq.on(
+    'md',
+    'set',
+    ({ sim, connection, node }) => {
+      const stage = getBinaryNodeChild(node, 'link_code_companion_reg')?.attrs.stage
+      if (stage === 'companion_hello') return onCompanionHello(sim, connection, node)
+      if (stage === 'companion_finish') return onCompanionFinish(sim, connection, node)
+      throw new IqError(400, 'bad-request')
+    },
+    'link_code_companion_reg',
+  )
 }

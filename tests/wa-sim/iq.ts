@@ -35,6 +35,8 @@ export class IqTable {
   find(node: BinaryNode): IqHandler | undefined {
     const xmlns = node.attrs.xmlns ?? ''
     const type = node.attrs.type ?? ''
-    return this.handlers.get(`${xmlns}|${type}|${firstChildTag(node)}`) ?? this.handlers.get(`${xmlns}|${type}`)
+    return (
+      this.handlers.get(`${xmlns}|${type}|${firstChildTag(node)}`) ?? this.handlers.get(`${xmlns}|${type}`)
+    )
   }
 }

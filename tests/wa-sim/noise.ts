@@ -4,7 +4,15 @@
  * the read and write keys swapped once the transport starts.
  */
 import type { KeyPair } from '@whiskeysockets/baileys'
-import { aesDecryptGCM, aesEncryptGCM, Curve, hkdf, NOISE_MODE, NOISE_WA_HEADER, sha256 } from '@whiskeysockets/baileys'
+import {
+  aesDecryptGCM,
+  aesEncryptGCM,
+  Curve,
+  hkdf,
+  NOISE_MODE,
+  NOISE_WA_HEADER,
+  sha256,
+} from '@whiskeysockets/baileys'
 
 const IV_LENGTH = 12
 

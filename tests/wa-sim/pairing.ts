@@ -5,6 +5,8 @@
  * signature in its reply, and restarts the stream (515). A ClientPayload with username and
  * device is a login.
  */
+
+import { randomBytes } from 'node:crypto'
 import {
   aesDecryptCTR,
   aesDecryptGCM,
@@ -21,12 +23,11 @@ import {
   WA_ADV_ACCOUNT_SIG_PREFIX,
   WA_ADV_DEVICE_SIG_PREFIX,
 } from '@whiskeysockets/baileys'
-import { randomBytes } from 'node:crypto'
 import { ControlError } from './control'
 import { IqError } from './iq'
 import type { Companion, Phone } from './phones'
-import { verifyCurveSignature } from './signatures'
 import { type CompanionConnection, type Registration, SERVER_JID, type Simulator } from './server'
+import { verifyCurveSignature } from './signatures'
 
 const QR_PREFIX = 'https://wa.me/settings/linked_devices#'
 /** WhatsApp sends several refs per registration socket; each becomes one QR on the Baileys side. */
@@ -36,10 +37,18 @@ const nowSeconds = () => String(Math.floor(Date.now() / 1000))
 const readUInt = (bytes: Uint8Array | null | undefined): number =>
   bytes ? bytes.reduce((value, byte) => value * 256 + byte, 0) : 0
 
-export type ParsedQr = { ref: string; noiseKey: Buffer; identityKey: Buffer; advSecret: string; platform: string }
+export type ParsedQr = {
+  ref: string
+  noiseKey: Buffer
+  identityKey: Buffer
+  advSecret: string
+  platform: string
+}
 
 export const parseQr = (qr: string): ParsedQr => {
-  const [ref, noise, identity, advSecret, platform] = (qr.startsWith(QR_PREFIX) ? qr.slice(QR_PREFIX.length) : qr).split(',')
+  const [ref, noise, identity, advSecret, platform] = (
+    qr.startsWith(QR_PREFIX) ? qr.slice(QR_PREFIX.length) : qr
+  ).split(',')
   if (!ref || !noise || !identity || !advSecret) throw new ControlError(400, 'not a WhatsApp linking QR')
   return {
     ref,
@@ -53,7 +62,11 @@ export const parseQr = (qr: string): ParsedQr => {
 /** What the phone answers to a scan or a code; `linked:false` carries why, as the phone would show it. */
 export type LinkOutcome =
   | { linked: true; jid: string; lid: string; device: number }
-  | { linked: false; reason: 'refreshed' | 'retired-secret' | 'passkey-required' | 'wrong-code' | 'companion-rejected'; detail: string }
+  | {
+      linked: false
+      reason: 'refreshed' | 'retired-secret' | 'passkey-required' | 'wrong-code' | 'companion-rejected'
+      detail: string
+    }
 
 // ---------------------------------------------------------------------------------------------
 // Client payloads: registration or login
@@ -70,7 +83,8 @@ export const handleClientPayload = async (
     return
   }
   const pairing = payload.devicePairingData
-  if (!pairing?.eIdent || !pairing.eSkeyVal || !pairing.eSkeySig) throw new Error('registration without pairing data')
+  if (!pairing?.eIdent || !pairing.eSkeyVal || !pairing.eSkeySig)
+    throw new Error('registration without pairing data')
   const deviceProps = pairing.deviceProps ? proto.DeviceProps.decode(pairing.deviceProps) : undefined
   const refs = Array.from({ length: REFS_PER_REGISTRATION }, () => `2@${randomBytes(24).toString('base64')}`)
   const registration: Registration = {
@@ -89,14 +103,15 @@ export const handleClientPayload = async (
   }
   connection.registration = registration
   for (const ref of refs) sim.registrationsByRef.set(ref, connection)
-  await connection.query({
+  // Not awaited: the answer arrives on this connection's frame chain, which is running us now.
+  connection.send({
     tag: 'iq',
     attrs: { from: SERVER_JID, type: 'set', xmlns: 'md', id: connection.nextId() },
     content: [
       {
         tag: 'pair-device',
         attrs: {},
-        content: refs.map(ref => ({ tag: 'ref', attrs: {}, content: Buffer.from(ref) })),
+        content: refs.map((ref) => ({ tag: 'ref', attrs: {}, content: Buffer.from(ref) })),
       },
     ],
   })
@@ -150,7 +165,11 @@ const login = async (
 export const deliverQueue = (sim: Simulator, phone: Phone, connection: CompanionConnection): void => {
   const queued = phone.queue.splice(0)
   for (const node of queued) connection.send(node)
-  connection.send({ tag: 'ib', attrs: { from: SERVER_JID }, content: [{ tag: 'offline', attrs: { count: String(queued.length) } }] })
+  connection.send({
+    tag: 'ib',
+    attrs: { from: SERVER_JID },
+    content: [{ tag: 'offline', attrs: { count: String(queued.length) } }],
+  })
   sim.log(`delivered ${queued.length} queued stanzas to ${connection.companion?.jid}`)
 }
 
@@ -162,13 +181,23 @@ export const scanQr = async (sim: Simulator, phone: Phone, qr: string): Promise<
   const parsed = parseQr(qr)
   const connection = sim.registrationsByRef.get(parsed.ref)
   const registration = connection?.registration
-  if (!connection || !registration || connection.closed) throw new ControlError(404, 'no companion shows this QR now')
-  if (!Buffer.from(registration.noiseKey).equals(parsed.noiseKey)) throw new ControlError(400, 'QR noise key does not match')
+  if (!connection || !registration || connection.closed)
+    throw new ControlError(404, 'no companion shows this QR now')
+  if (!Buffer.from(registration.noiseKey).equals(parsed.noiseKey))
+    throw new ControlError(400, 'QR noise key does not match')
   if (phone.flags.passkeyRequired) {
-    return { linked: false, reason: 'passkey-required', detail: 'the account requires a passkey to link a device' }
+    return {
+      linked: false,
+      reason: 'passkey-required',
+      detail: 'the account requires a passkey to link a device',
+    }
   }
   if (registration.retiredAdvSecrets.has(parsed.advSecret)) {
-    return { linked: false, reason: 'retired-secret', detail: 'the QR advertises a secret the server retired' }
+    return {
+      linked: false,
+      reason: 'retired-secret',
+      detail: 'the QR advertises a secret the server retired',
+    }
   }
   if (phone.flags.refresh && !registration.refreshSent) {
     // WhatsApp retires the advertised registration material before linking: the companion must
@@ -180,7 +209,11 @@ export const scanQr = async (sim: Simulator, phone: Phone, qr: string): Promise<
       attrs: { from: SERVER_JID, type: 'companion_reg_refresh', id: connection.nextId(), t: nowSeconds() },
       content: [{ tag: 'companion_reg_refresh', attrs: {} }],
     })
-    return { linked: false, reason: 'refreshed', detail: 'the server refreshed the registration: scan the new QR' }
+    return {
+      linked: false,
+      reason: 'refreshed',
+      detail: 'the server refreshed the registration: scan the new QR',
+    }
   }
   return pairSuccess(sim, phone, connection, Buffer.from(parsed.advSecret, 'base64'), parsed.identityKey)
 }
@@ -220,29 +253,50 @@ export const pairSuccess = async (
   }).finish()
   const jid = `${phone.number}:${device}@s.whatsapp.net`
   const lid = `${phone.lidUser}:${device}@lid`
-  const reply = await connection.query({
-    tag: 'iq',
-    attrs: { from: SERVER_JID, type: 'set', xmlns: 'md', id: connection.nextId(), t: nowSeconds() },
-    content: [
-      {
-        tag: 'pair-success',
-        attrs: {},
-        content: [
-          { tag: 'device-identity', attrs: {}, content: identityHmac },
-          { tag: 'platform', attrs: { name: 'smba' } },
-          { tag: 'device', attrs: { jid, lid } },
-        ],
-      },
-    ],
-  })
+  const reply = await connection
+    .query({
+      tag: 'iq',
+      attrs: { from: SERVER_JID, type: 'set', xmlns: 'md', id: connection.nextId(), t: nowSeconds() },
+      content: [
+        {
+          tag: 'pair-success',
+          attrs: {},
+          content: [
+            { tag: 'device-identity', attrs: {}, content: identityHmac },
+            { tag: 'platform', attrs: { name: 'smba' } },
+            { tag: 'device', attrs: { jid, lid } },
+          ],
+        },
+      ],
+    })
+    .catch(() => undefined)
+  if (!reply) {
+    return { linked: false, reason: 'companion-rejected', detail: 'the companion closed instead of signing' }
+  }
   const signed = getBinaryNodeChildBuffer(getBinaryNodeChild(reply, 'pair-device-sign'), 'device-identity')
   if (reply.attrs.type !== 'result' || !signed) {
-    return { linked: false, reason: 'companion-rejected', detail: 'the companion did not sign its device identity' }
+    return {
+      linked: false,
+      reason: 'companion-rejected',
+      detail: 'the companion did not sign its device identity',
+    }
   }
   const account = proto.ADVSignedDeviceIdentity.decode(signed)
-  const deviceMessage = Buffer.concat([WA_ADV_DEVICE_SIG_PREFIX, deviceDetails, companionIdentity, phone.identity.public])
-  if (!account.deviceSignature || !verifyCurveSignature(companionIdentity, deviceMessage, account.deviceSignature)) {
-    return { linked: false, reason: 'companion-rejected', detail: 'the companion device signature is invalid' }
+  const deviceMessage = Buffer.concat([
+    WA_ADV_DEVICE_SIG_PREFIX,
+    deviceDetails,
+    companionIdentity,
+    phone.identity.public,
+  ])
+  if (
+    !account.deviceSignature ||
+    !verifyCurveSignature(companionIdentity, deviceMessage, account.deviceSignature)
+  ) {
+    return {
+      linked: false,
+      reason: 'companion-rejected',
+      detail: 'the companion device signature is invalid',
+    }
   }
   const companion = sim.phones.link(phone, {
     noiseKey: registration.noiseKey,
@@ -278,7 +332,11 @@ export type PendingLinkCode = {
 export const pendingLinkCodes = new WeakMap<Phone, PendingLinkCode>()
 
 /** Stage 1, `companion_hello`: the companion asks the server to let the phone enter its code. */
-export const onCompanionHello = (sim: Simulator, connection: CompanionConnection, node: BinaryNode): BinaryNode[] => {
+export const onCompanionHello = (
+  sim: Simulator,
+  connection: CompanionConnection,
+  node: BinaryNode,
+): BinaryNode[] => {
   const hello = getBinaryNodeChild(node, 'link_code_companion_reg')
   const number = (hello?.attrs.jid ?? '').split('@')[0]?.split(':')[0] ?? ''
   const wrapped = getBinaryNodeChildBuffer(hello, 'link_code_pairing_wrapped_companion_ephemeral_pub')
@@ -300,7 +358,11 @@ export const enterLinkCode = async (sim: Simulator, phone: Phone, code: string):
   const pending = pendingLinkCodes.get(phone)
   if (!pending || pending.connection.closed) throw new ControlError(404, 'no companion is waiting for a code')
   if (phone.flags.passkeyRequired) {
-    return { linked: false, reason: 'passkey-required', detail: 'the account requires a passkey to link a device' }
+    return {
+      linked: false,
+      reason: 'passkey-required',
+      detail: 'the account requires a passkey to link a device',
+    }
   }
   const wrapped = pending.wrappedCompanionEphemeral
   const companionEphemeral = aesDecryptCTR(
@@ -311,13 +373,27 @@ export const enterLinkCode = async (sim: Simulator, phone: Phone, code: string):
   const ephemeral = Curve.generateKeyPair()
   const salt = randomBytes(32)
   const iv = randomBytes(16)
-  const wrappedPrimary = Buffer.concat([salt, iv, aesEncryptCTR(ephemeral.public, await derivePairingCodeKey(code, salt), iv)])
-  const outcome = new Promise<LinkOutcome>(resolve => {
-    pending.phoneSide = { code, ephemeral, companionEphemeral, settle: settled => void settled.then(resolve) }
+  const wrappedPrimary = Buffer.concat([
+    salt,
+    iv,
+    aesEncryptCTR(ephemeral.public, await derivePairingCodeKey(code, salt), iv),
+  ])
+  const outcome = new Promise<LinkOutcome>((resolve) => {
+    pending.phoneSide = {
+      code,
+      ephemeral,
+      companionEphemeral,
+      settle: (settled) => void settled.then(resolve),
+    }
   })
   pending.connection.send({
     tag: 'notification',
-    attrs: { from: SERVER_JID, type: 'link_code_companion_reg', id: pending.connection.nextId(), t: nowSeconds() },
+    attrs: {
+      from: SERVER_JID,
+      type: 'link_code_companion_reg',
+      id: pending.connection.nextId(),
+      t: nowSeconds(),
+    },
     content: [
       {
         tag: 'link_code_companion_reg',
@@ -330,29 +406,42 @@ export const enterLinkCode = async (sim: Simulator, phone: Phone, code: string):
       },
     ],
   })
-  const timeout = new Promise<LinkOutcome>(resolve =>
-    setTimeout(() => resolve({ linked: false, reason: 'companion-rejected', detail: 'no companion_finish' }), 15_000).unref(),
+  const timeout = new Promise<LinkOutcome>((resolve) =>
+    setTimeout(
+      () => resolve({ linked: false, reason: 'companion-rejected', detail: 'no companion_finish' }),
+      15_000,
+    ).unref(),
   )
   return Promise.race([outcome, timeout])
 }
 
 /** Stage 3, `companion_finish`: the phone opens the key bundle, derives the adv secret, links. */
-export const onCompanionFinish = (sim: Simulator, connection: CompanionConnection, node: BinaryNode): BinaryNode[] | undefined => {
+export const onCompanionFinish = (
+  sim: Simulator,
+  connection: CompanionConnection,
+  node: BinaryNode,
+): BinaryNode[] | undefined => {
   const finish = getBinaryNodeChild(node, 'link_code_companion_reg')
   const number = (finish?.attrs.jid ?? '').split('@')[0]?.split(':')[0] ?? ''
   const phone = sim.phones.get(number)
   const pending = phone ? pendingLinkCodes.get(phone) : undefined
   const phoneSide = pending?.phoneSide
-  if (!phone || !pending || !phoneSide || pending.connection !== connection) throw new IqError(404, 'item-not-found')
+  if (!phone || !pending || !phoneSide || pending.connection !== connection)
+    throw new IqError(404, 'item-not-found')
   const bundle = Buffer.from(getBinaryNodeChildBuffer(finish, 'link_code_pairing_wrapped_key_bundle') ?? [])
   const sharedEphemeral = Curve.sharedKey(phoneSide.ephemeral.private, phoneSide.companionEphemeral)
   let opened: Buffer
   try {
-    const key = hkdf(sharedEphemeral, 32, { salt: bundle.subarray(0, 32), info: 'link_code_pairing_key_bundle_encryption_key' })
+    const key = hkdf(sharedEphemeral, 32, {
+      salt: bundle.subarray(0, 32),
+      info: 'link_code_pairing_key_bundle_encryption_key',
+    })
     opened = aesDecryptGCM(bundle.subarray(44), key, bundle.subarray(32, 44), Buffer.alloc(0))
   } catch {
     pendingLinkCodes.delete(phone)
-    phoneSide.settle(Promise.resolve({ linked: false, reason: 'wrong-code', detail: 'the code does not match' }))
+    phoneSide.settle(
+      Promise.resolve({ linked: false, reason: 'wrong-code', detail: 'the code does not match' }),
+    )
     throw new IqError(400, 'bad-request')
   }
   const companionIdentity = opened.subarray(0, 32)

@@ -3,8 +3,9 @@
  * companions linked to them, with what each companion uploaded (its Signal bundle), as plain data
  * the signal and media parts read directly.
  */
-import { Curve, type KeyPair } from '@whiskeysockets/baileys'
+
 import type { BinaryNode } from '@whiskeysockets/baileys'
+import { Curve, type KeyPair } from '@whiskeysockets/baileys'
 
 export type SignedPreKey = { keyId: number; publicKey: Uint8Array; signature: Uint8Array }
 export type OneTimePreKey = { keyId: number; publicKey: Uint8Array }
@@ -99,7 +100,7 @@ export class PhoneBook {
 
   /** The phone that owns a LID user part, for stanzas addressed by LID. */
   byLidUser(lidUser: string): Phone | undefined {
-    return this.all().find(phone => phone.lidUser === lidUser)
+    return this.all().find((phone) => phone.lidUser === lidUser)
   }
 
   companion(number: string, device: number): Companion | undefined {
@@ -112,7 +113,10 @@ export class PhoneBook {
     return companions.sort((a, b) => b.linkedAt - a.linkedAt || b.device - a.device)[0]
   }
 
-  link(phone: Phone, details: Omit<Companion, 'phoneNumber' | 'device' | 'jid' | 'lid' | 'linkedAt'>): Companion {
+  link(
+    phone: Phone,
+    details: Omit<Companion, 'phoneNumber' | 'device' | 'jid' | 'lid' | 'linkedAt'>,
+  ): Companion {
     const device = phone.nextDevice++
     const companion: Companion = {
       ...details,
@@ -132,4 +136,5 @@ export class PhoneBook {
 }
 
 /** Hands out one one-time pre-key (or none when they ran out, as WhatsApp does). */
-export const takePreKey = (companion: Companion): OneTimePreKey | undefined => companion.bundle.preKeys.shift()
+export const takePreKey = (companion: Companion): OneTimePreKey | undefined =>
+  companion.bundle.preKeys.shift()

@@ -30,7 +30,15 @@ export type StanzaHookContext = { sim: Simulator; connection: CompanionConnectio
 /** Return 'acked' when the hook answered the stanza itself (an error ack, say): the server then adds no ack. */
 export type StanzaHook = (context: StanzaHookContext) => StanzaHookResult | Promise<StanzaHookResult>
 export type StanzaHookResult = undefined | 'acked'
-export type StanzaKind = 'message' | 'receipt' | 'ack' | 'notification' | 'presence' | 'chatstate' | 'ib' | 'call'
+export type StanzaKind =
+  | 'message'
+  | 'receipt'
+  | 'ack'
+  | 'notification'
+  | 'presence'
+  | 'chatstate'
+  | 'ib'
+  | 'call'
 
 type Socket = ServerWebSocket<{ connection: CompanionConnection }>
 type Pending = { resolve: (node: BinaryNode) => void; reject: (error: Error) => void; timer: Timer }
@@ -78,7 +86,7 @@ export class CompanionConnection {
       }
       this.chain = this.chain
         .then(() => (plaintext ? this.onNode(plaintext) : this.onHandshake(frame)))
-        .catch(error => {
+        .catch((error) => {
           this.sim.log(`connection ${this.id} failed`, error)
           this.close()
         })
@@ -112,8 +120,9 @@ export class CompanionConnection {
         this.pending.delete(node.attrs.id ?? '')
         clearTimeout(pending.timer)
         pending.resolve(node)
-        return
       }
+      // An answer nobody waits for (any more) is dropped: answering an answer would loop.
+      return
     }
     await this.sim.onStanza(this, node)
   }
@@ -205,7 +214,9 @@ export class Simulator {
         const url = new URL(request.url)
         if (url.pathname.startsWith('/control/')) return sim.routes.handle(sim, request, url)
         if (request.headers.get('upgrade')?.toLowerCase() === 'websocket') {
-          if (server.upgrade(request, { data: { connection: undefined as unknown as CompanionConnection } })) {
+          if (
+            server.upgrade(request, { data: { connection: undefined as unknown as CompanionConnection } })
+          ) {
             return undefined
           }
           return new Response('upgrade failed', { status: 400 })
@@ -222,9 +233,7 @@ export class Simulator {
           socket.data.connection.receive(typeof message === 'string' ? Buffer.from(message) : message)
         },
         close(socket) {
-          const connection = socket.data.connection
-          connection.closed = true
-          sim.onClosed(connection)
+          socket.data.connection.close()
         },
       },
     })
@@ -271,8 +280,10 @@ export class Simulator {
 
   trace(direction: 'send' | 'recv', connection: CompanionConnection, node: BinaryNode): void {
     if (this.verbose) {
-      const children = Array.isArray(node.content) ? node.content.map(child => child.tag).join(',') : ''
-      console.error(`[wa-sim] #${connection.id} ${direction} <${node.tag} ${JSON.stringify(node.attrs)}> ${children}`)
+      const children = Array.isArray(node.content) ? node.content.map((child) => child.tag).join(',') : ''
+      console.error(
+        `[wa-sim] #${connection.id} ${direction} <${node.tag} ${JSON.stringify(node.attrs)}> ${children}`,
+      )
     }
   }
 
@@ -284,7 +295,9 @@ export class Simulator {
   }
 
   /** Set by pairing.ts: registration and login handling. */
-  clientPayloadHandler: ((connection: CompanionConnection, noiseKey: Uint8Array, payload: proto.ClientPayload) => Promise<void>) | undefined
+  clientPayloadHandler:
+    | ((connection: CompanionConnection, noiseKey: Uint8Array, payload: proto.ClientPayload) => Promise<void>)
+    | undefined
 
   async onClientPayload(connection: CompanionConnection, noiseKey: Uint8Array, payload: proto.ClientPayload) {
     if (!this.clientPayloadHandler) throw new Error('no client payload handler')

@@ -6,7 +6,11 @@
  */
 import { verify } from 'curve25519-js'
 
-export const verifyCurveSignature = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean => {
+export const verifyCurveSignature = (
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+): boolean => {
   const key = publicKey.length === 33 ? publicKey.subarray(1) : publicKey
   if (key.length !== 32 || signature.length !== 64) return false
   return verify(key, message, signature)

@@ -19,7 +19,8 @@ export type RunningSimulator = {
 /** The simulator with the core wired: handshake, pairing, login, default iqs and control routes. */
 export const createSimulator = (options: SimulatorOptions = {}): Simulator => {
   const sim = new Simulator(options)
-  sim.clientPayloadHandler = (connection, noiseKey, payload) => handleClientPayload(sim, connection, noiseKey, payload)
+  sim.clientPayloadHandler = (connection, noiseKey, payload) =>
+    handleClientPayload(sim, connection, noiseKey, payload)
   registerDefaultIqHandlers(sim)
   registerCoreRoutes(sim)
   return sim
