@@ -25,6 +25,7 @@ const control = async <T = Record<string, unknown>>(
 
 beforeAll(async () => {
   simulator = await startSimulator()
+  trustSimulator(simulator.root)
 })
 afterEach(() => {
   for (const created of clients.splice(0)) created.sock.end(undefined)
@@ -171,5 +172,103 @@ describe('login', () => {
       )
     expect(failed?.message).toContain('feature-not-implemented')
     expect(Date.now() - started).toBeLessThan(2_000)
+  })
+})
+
+describe('pairing by code', () => {
+  test('requestPairingCode, then the phone enters the code: pair-success, 515, login', async () => {
+    const number = await newPhone()
+    const auth = memoryAuth()
+    const pairing = client(simulator.wsUrl, auth)
+    await within(firstQr(pairing), 5_000, 'registration')
+    const code = await pairing.sock.requestPairingCode(number)
+    expect(code).toHaveLength(8)
+    const { json } = await control<LinkOutcome>(`/control/phones/${number}/link-code`, { code })
+    expect(json).toMatchObject({ linked: true, jid: `${number}:1@s.whatsapp.net` })
+    expect((await within(pairing.closed, 5_000, 'restart')).statusCode).toBe(515)
+    expect(auth.creds.registered).toBe(true)
+    const loggedIn = client(simulator.wsUrl, auth)
+    await within(loggedIn.opened, 5_000, 'open')
+  })
+
+  test('a wrong code links nothing', async () => {
+    const number = await newPhone()
+    const pairing = client(simulator.wsUrl)
+    await within(firstQr(pairing), 5_000, 'registration')
+    await pairing.sock.requestPairingCode(number, 'AAAAAAAA')
+    const { json } = await control<LinkOutcome>(`/control/phones/${number}/link-code`, { code: 'BBBBBBBB' })
+    expect(json).toMatchObject({ linked: false, reason: 'wrong-code' })
+    expect((await control<PhoneState>(`/control/phones/${number}`)).json.companions).toHaveLength(0)
+  })
+})
+
+describe('ending', () => {
+  test('logout from the phone: Baileys sees 401 loggedOut, and the creds no longer log in', async () => {
+    const number = await newPhone({ refresh: false })
+    const loggedIn = await pairAndLogin(number)
+    const { json } = await control<{ removed: string[] }>(`/control/phones/${number}/logout`, {})
+    expect(json.removed).toEqual([`${number}:1@s.whatsapp.net`])
+    expect((await within(loggedIn.closed, 5_000, 'logout')).statusCode).toBe(401)
+    const again = client(simulator.wsUrl, loggedIn.auth)
+    expect((await within(again.closed, 5_000, 'refused')).statusCode).toBe(401)
+  })
+
+  test('a second login of the same companion replaces the first (440)', async () => {
+    const number = await newPhone({ refresh: false })
+    const first = await pairAndLogin(number)
+    const second = client(simulator.wsUrl, first.auth)
+    await within(second.opened, 5_000, 'second open')
+    expect((await within(first.closed, 5_000, 'replaced')).statusCode).toBe(440)
+  })
+
+  test('a version rejection closes the login with 405', async () => {
+    const number = await newPhone({ refresh: false })
+    const first = await pairAndLogin(number)
+    first.sock.end(undefined)
+    await control(`/control/phones/${number}/flags`, { rejectVersion: true })
+    const rejected = client(simulator.wsUrl, first.auth)
+    expect((await within(rejected.closed, 5_000, 'rejected')).statusCode).toBe(405)
+  })
+
+  test('an account that requires a passkey never links: the QRs run out (408)', async () => {
+    const number = await newPhone({ passkeyRequired: true })
+    const pairing = client(simulator.wsUrl, memoryAuth(), { qrTimeout: 150 })
+    const qr = await within(firstQr(pairing), 5_000, 'QR')
+    const { json } = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr })
+    expect(json).toMatchObject({ linked: false, reason: 'passkey-required' })
+    const closed = await within(pairing.closed, 5_000, 'refs ended')
+    expect(closed).toEqual({ statusCode: 408, message: 'QR refs attempts ended' })
+    expect(pairing.qrs).toHaveLength(6)
+    expect(pairing.auth.creds.me).toBeUndefined()
+  })
+
+  test('offline closes the socket and queues deliveries; online delivers them on the next login', async () => {
+    const number = await newPhone({ refresh: false })
+    const first = await pairAndLogin(number)
+    await control(`/control/phones/${number}/offline`, {})
+    expect((await within(first.closed, 5_000, 'offline close')).statusCode).toBe(428)
+    simulator.sim.sendToCompanion(number, {
+      tag: 'notification',
+      attrs: {
+        from: 's.whatsapp.net',
+        type: 'sim_probe',
+        id: 'probe-1',
+        t: String(Math.floor(Date.now() / 1000)),
+      },
+    })
+    expect((await control<{ queued: number }>(`/control/phones/${number}`)).json.queued).toBe(1)
+    const refused = client(simulator.wsUrl, first.auth)
+    expect((await within(refused.closed, 5_000, 'refused while offline')).statusCode).toBe(428)
+
+    await control(`/control/phones/${number}/online`, {})
+    const back = client(simulator.wsUrl, first.auth)
+    const probe = new Promise<string>((resolve) =>
+      back.sock.ws.on('CB:notification,type:sim_probe', (node: { attrs: { id: string } }) =>
+        resolve(node.attrs.id),
+      ),
+    )
+    await within(back.opened, 5_000, 'open again')
+    expect(await within(probe, 5_000, 'queued notification')).toBe('probe-1')
+    expect((await control<{ queued: number }>(`/control/phones/${number}`)).json.queued).toBe(0)
   })
 })
