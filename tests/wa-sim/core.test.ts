@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import { randomBytes } from 'node:crypto'
 import { connectBaileys, firstQr, memoryAuth, type TestClient, within } from './baileys-client'
 import { type RunningSimulator, startSimulator } from './start'
 import { distrustSimulator, trustSimulator } from './trust'
@@ -85,6 +86,31 @@ const pairAndLogin = async (number: string): Promise<TestClient> => {
   return loggedIn
 }
 
+/** Resolves after the simulator answered `count` iqs of that kind (the original handler keeps answering). */
+const observeIq = (xmlns: string, type: string, child?: string, count = 1): Promise<void> => {
+  const original = simulator.sim.iq.find({
+    tag: 'iq',
+    attrs: { xmlns, type },
+    content: child ? [{ tag: child, attrs: {} }] : undefined,
+  })
+  let seen = 0
+  return new Promise<void>((resolve) => {
+    simulator.sim.iq.on(
+      xmlns,
+      type,
+      async (context) => {
+        const answer = await original?.(context)
+        if (++seen === count) {
+          if (original) simulator.sim.iq.on(xmlns, type, original, child)
+          resolve()
+        }
+        return answer
+      },
+      child,
+    )
+  })
+}
+
 describe('QR pairing', () => {
   beforeAll(async () =>
     trustSimulator((await control<{ publicKey: string; serial: number }>('/control/root')).json),
@@ -138,16 +164,52 @@ describe('QR pairing', () => {
   })
 })
 
+describe('QR pairing with a companion that handles the refresh', () => {
+  test('rotating the adv secret on companion_reg_refresh and showing the QR again links', async () => {
+    // What a fixed companion does (Baileys PR 2765): a new secret, the current ref re-rendered.
+    // rc14 captured the secret when it built its QRs, so the test re-renders the QR itself.
+    const number = await newPhone()
+    const auth = memoryAuth()
+    const pairing = client(simulator.wsUrl, auth)
+    const refreshed = new Promise<void>((resolve) =>
+      pairing.sock.ws.on('CB:notification,type:companion_reg_refresh', () => {
+        auth.creds.advSecretKey = randomBytes(32).toString('base64')
+        resolve()
+      }),
+    )
+    const qr = await within(firstQr(pairing), 5_000, 'QR')
+    const first = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr })
+    expect(first.json).toMatchObject({ linked: false, reason: 'refreshed' })
+    await within(refreshed, 5_000, 'refresh notification')
+    const parts = qr.split(',')
+    parts[3] = auth.creds.advSecretKey
+    const second = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr: parts.join(',') })
+    expect(second.json).toMatchObject({ linked: true, jid: `${number}:1@s.whatsapp.net` })
+    expect((await within(pairing.closed, 5_000, 'restart')).statusCode).toBe(515)
+    const loggedIn = client(simulator.wsUrl, auth)
+    await within(loggedIn.opened, 5_000, 'open')
+  })
+})
+
 describe('login', () => {
-  test('after login Baileys uploads its pre-keys and the server keeps them on the companion', async () => {
+  test('keep-alive pings are answered and the connection stays open', async () => {
     const number = await newPhone({ refresh: false })
     const loggedIn = await pairAndLogin(number)
-    // The upload is Baileys's first query after <success>; it has run once the count is non-zero.
-    let companion = (await control<PhoneState>(`/control/phones/${number}`)).json.companions[0]
-    for (let tries = 0; tries < 50 && !companion?.preKeys; tries++) {
-      await Bun.sleep(20)
-      companion = (await control<PhoneState>(`/control/phones/${number}`)).json.companions[0]
-    }
+    loggedIn.sock.end(undefined)
+    const threePings = observeIq('w:p', 'get', undefined, 3)
+    const pinging = client(simulator.wsUrl, loggedIn.auth, { keepAliveIntervalMs: 100 })
+    await within(pinging.opened, 5_000, 'open')
+    await within(threePings, 5_000, 'three pings')
+    const state = await Promise.race([pinging.closed, Promise.resolve('still open')])
+    expect(state).toBe('still open')
+  })
+
+  test('after login Baileys uploads its pre-keys and the server keeps them on the companion', async () => {
+    const number = await newPhone({ refresh: false })
+    const uploaded = observeIq('encrypt', 'set', 'registration')
+    const loggedIn = await pairAndLogin(number)
+    await within(uploaded, 5_000, 'pre-key upload')
+    const companion = (await control<PhoneState>(`/control/phones/${number}`)).json.companions[0]
     expect(companion?.preKeys).toBeGreaterThanOrEqual(5)
     expect(companion?.registrationId).toBe(loggedIn.auth.creds.registrationId)
     // Keep-alive, props, blocklist, privacy and media_conn are answered.
