@@ -164,7 +164,12 @@ const login = async (
 /** What waited while the companion was away, then the end-of-offline marker Baileys flushes on. */
 export const deliverQueue = (sim: Simulator, phone: Phone, connection: CompanionConnection): void => {
   const queued = phone.queue.splice(0)
-  for (const node of queued) connection.send(node)
+  for (const node of queued) {
+    // Stanzas that waited are marked offline, as WhatsApp does: Baileys upserts such messages as 'append'.
+    if (node.tag === 'message' || node.tag === 'receipt' || node.tag === 'notification')
+      node.attrs.offline ??= '1'
+    connection.send(node)
+  }
   connection.send({
     tag: 'ib',
     attrs: { from: SERVER_JID },
