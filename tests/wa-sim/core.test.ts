@@ -1,36 +1,20 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
-import { connectBaileys, firstQr, memoryAuth, type TestClient, within } from './baileys-client'
+import { firstQr, memoryAuth, within } from './baileys-client'
+import { type LinkOutcome, makeHarness } from './harness'
 import { type RunningSimulator, startSimulator } from './start'
 import { distrustSimulator, trustSimulator } from './trust'
 
 let simulator: RunningSimulator
-const clients: TestClient[] = []
-const client = (...args: Parameters<typeof connectBaileys>): TestClient => {
-  const created = connectBaileys(...args)
-  clients.push(created)
-  return created
-}
-
-const control = async <T = Record<string, unknown>>(
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: T }> => {
-  const response = await fetch(`${simulator.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: response.status, json: (await response.json()) as T }
-}
+const harness = makeHarness(() => simulator)
+const { control, newPhone, pairAndLogin } = harness
+const { client } = harness
 
 beforeAll(async () => {
   simulator = await startSimulator()
   trustSimulator(simulator.root)
 })
-afterEach(() => {
-  for (const created of clients.splice(0)) created.sock.end(undefined)
-})
+afterEach(harness.endClients)
 afterAll(async () => {
   distrustSimulator()
   await simulator.stop()
@@ -46,46 +30,24 @@ describe('transport', () => {
 
   test('Baileys refuses the handshake unless the process trusts the simulator', async () => {
     distrustSimulator()
-    const untrusted = client(simulator.wsUrl)
+    const untrusted = client()
     const closed = await within(untrusted.closed, 5_000, 'untrusted close')
     // Baileys's Curve.verify never fails (see signatures.ts): the pinned serial is what refuses us.
     expect(closed.message).toBe('certification match failed')
     expect(untrusted.qrs).toHaveLength(0)
 
     trustSimulator((await control<{ publicKey: string; serial: number }>('/control/root')).json)
-    const trusted = client(simulator.wsUrl)
+    const trusted = client()
     // A registration gets pair-device refs: Baileys turns the first into a QR.
     const qr = await within(firstQr(trusted), 5_000, 'first QR')
     expect(qr).toStartWith('https://wa.me/settings/linked_devices#')
   })
 })
 
-type LinkOutcome = { linked: boolean; reason?: string; jid?: string; device?: number }
 type PhoneState = {
   companions: { jid: string; online: boolean; preKeys: number; registrationId: number }[]
   lid: string
 }
-let phoneCounter = 0
-const newPhone = async (flags: Record<string, boolean> = {}): Promise<string> => {
-  const number = `55119999${String(++phoneCounter).padStart(5, '0')}`
-  const { status } = await control('/control/phones', { number, ...flags })
-  expect(status).toBe(200)
-  return number
-}
-
-/** QR-pairs a fresh companion to `number` (refresh off), then logs it in; answers the reconnected client. */
-const pairAndLogin = async (number: string): Promise<TestClient> => {
-  const auth = memoryAuth()
-  const pairing = client(simulator.wsUrl, auth)
-  const qr = await within(firstQr(pairing), 5_000, 'QR')
-  const { json } = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr })
-  expect(json.linked).toBe(true)
-  expect((await within(pairing.closed, 5_000, 'restart')).statusCode).toBe(515)
-  const loggedIn = client(simulator.wsUrl, auth)
-  await within(loggedIn.opened, 5_000, 'open')
-  return loggedIn
-}
-
 /** Resolves after the simulator answered `count` iqs of that kind (the original handler keeps answering). */
 const observeIq = (xmlns: string, type: string, child?: string, count = 1): Promise<void> => {
   const original = simulator.sim.iq.find({
@@ -119,7 +81,7 @@ describe('QR pairing', () => {
   test('without the refresh step, real Baileys pairs, restarts (515) and logs in', async () => {
     const number = await newPhone({ refresh: false })
     const auth = memoryAuth()
-    const pairing = client(simulator.wsUrl, auth)
+    const pairing = client(auth)
     const qr = await within(firstQr(pairing), 5_000, 'QR')
     const { status, json } = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr })
     expect(status).toBe(200)
@@ -130,7 +92,7 @@ describe('QR pairing', () => {
     expect(auth.creds.me?.lid).toMatch(/^\d{15}:1@lid$/)
     expect(auth.creds.account?.accountSignatureKey).toBeTruthy()
 
-    const loggedIn = client(simulator.wsUrl, auth)
+    const loggedIn = client(auth)
     await within(loggedIn.opened, 5_000, 'open')
     const phone = (await control<PhoneState>(`/control/phones/${number}`)).json
     expect(phone.companions).toHaveLength(1)
@@ -139,7 +101,7 @@ describe('QR pairing', () => {
 
   test('a QR whose secret the phone cannot verify links nothing', async () => {
     const number = await newPhone({ refresh: false })
-    const pairing = client(simulator.wsUrl)
+    const pairing = client()
     const qr = await within(firstQr(pairing), 5_000, 'QR')
     const parts = qr.split(',')
     parts[3] = Buffer.alloc(32, 7).toString('base64')
@@ -153,7 +115,7 @@ describe('QR pairing', () => {
     // Issue 20, defect 1 (Baileys issue 2737): rc14 acks the refresh and drops it. When the
     // adapter rotates the adv secret and re-renders the QR, the second scan links instead.
     const number = await newPhone()
-    const pairing = client(simulator.wsUrl, memoryAuth(), { qrTimeout: 500 })
+    const pairing = client(memoryAuth(), { qrTimeout: 500 })
     const first = await within(firstQr(pairing), 5_000, 'QR')
     const refreshed = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr: first })
     expect(refreshed.json).toMatchObject({ linked: false, reason: 'refreshed' })
@@ -170,7 +132,7 @@ describe('QR pairing with a companion that handles the refresh', () => {
     // rc14 captured the secret when it built its QRs, so the test re-renders the QR itself.
     const number = await newPhone()
     const auth = memoryAuth()
-    const pairing = client(simulator.wsUrl, auth)
+    const pairing = client(auth)
     const refreshed = new Promise<void>((resolve) =>
       pairing.sock.ws.on('CB:notification,type:companion_reg_refresh', () => {
         auth.creds.advSecretKey = randomBytes(32).toString('base64')
@@ -186,7 +148,7 @@ describe('QR pairing with a companion that handles the refresh', () => {
     const second = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr: parts.join(',') })
     expect(second.json).toMatchObject({ linked: true, jid: `${number}:1@s.whatsapp.net` })
     expect((await within(pairing.closed, 5_000, 'restart')).statusCode).toBe(515)
-    const loggedIn = client(simulator.wsUrl, auth)
+    const loggedIn = client(auth)
     await within(loggedIn.opened, 5_000, 'open')
   })
 })
@@ -197,7 +159,7 @@ describe('login', () => {
     const loggedIn = await pairAndLogin(number)
     loggedIn.sock.end(undefined)
     const threePings = observeIq('w:p', 'get', undefined, 3)
-    const pinging = client(simulator.wsUrl, loggedIn.auth, { keepAliveIntervalMs: 100 })
+    const pinging = client(loggedIn.auth, { keepAliveIntervalMs: 100 })
     await within(pinging.opened, 5_000, 'open')
     await within(threePings, 5_000, 'three pings')
     const state = await Promise.race([pinging.closed, Promise.resolve('still open')])
@@ -241,7 +203,7 @@ describe('pairing by code', () => {
   test('requestPairingCode, then the phone enters the code: pair-success, 515, login', async () => {
     const number = await newPhone()
     const auth = memoryAuth()
-    const pairing = client(simulator.wsUrl, auth)
+    const pairing = client(auth)
     await within(firstQr(pairing), 5_000, 'registration')
     const code = await pairing.sock.requestPairingCode(number)
     expect(code).toHaveLength(8)
@@ -249,13 +211,13 @@ describe('pairing by code', () => {
     expect(json).toMatchObject({ linked: true, jid: `${number}:1@s.whatsapp.net` })
     expect((await within(pairing.closed, 5_000, 'restart')).statusCode).toBe(515)
     expect(auth.creds.registered).toBe(true)
-    const loggedIn = client(simulator.wsUrl, auth)
+    const loggedIn = client(auth)
     await within(loggedIn.opened, 5_000, 'open')
   })
 
   test('a wrong code links nothing', async () => {
     const number = await newPhone()
-    const pairing = client(simulator.wsUrl)
+    const pairing = client()
     await within(firstQr(pairing), 5_000, 'registration')
     await pairing.sock.requestPairingCode(number, 'AAAAAAAA')
     const { json } = await control<LinkOutcome>(`/control/phones/${number}/link-code`, { code: 'BBBBBBBB' })
@@ -271,14 +233,14 @@ describe('ending', () => {
     const { json } = await control<{ removed: string[] }>(`/control/phones/${number}/logout`, {})
     expect(json.removed).toEqual([`${number}:1@s.whatsapp.net`])
     expect((await within(loggedIn.closed, 5_000, 'logout')).statusCode).toBe(401)
-    const again = client(simulator.wsUrl, loggedIn.auth)
+    const again = client(loggedIn.auth)
     expect((await within(again.closed, 5_000, 'refused')).statusCode).toBe(401)
   })
 
   test('a second login of the same companion replaces the first (440)', async () => {
     const number = await newPhone({ refresh: false })
     const first = await pairAndLogin(number)
-    const second = client(simulator.wsUrl, first.auth)
+    const second = client(first.auth)
     await within(second.opened, 5_000, 'second open')
     expect((await within(first.closed, 5_000, 'replaced')).statusCode).toBe(440)
   })
@@ -288,13 +250,13 @@ describe('ending', () => {
     const first = await pairAndLogin(number)
     first.sock.end(undefined)
     await control(`/control/phones/${number}/flags`, { rejectVersion: true })
-    const rejected = client(simulator.wsUrl, first.auth)
+    const rejected = client(first.auth)
     expect((await within(rejected.closed, 5_000, 'rejected')).statusCode).toBe(405)
   })
 
   test('an account that requires a passkey never links: the QRs run out (408)', async () => {
     const number = await newPhone({ passkeyRequired: true })
-    const pairing = client(simulator.wsUrl, memoryAuth(), { qrTimeout: 150 })
+    const pairing = client(memoryAuth(), { qrTimeout: 150 })
     const qr = await within(firstQr(pairing), 5_000, 'QR')
     const { json } = await control<LinkOutcome>(`/control/phones/${number}/scan`, { qr })
     expect(json).toMatchObject({ linked: false, reason: 'passkey-required' })
@@ -319,11 +281,11 @@ describe('ending', () => {
       },
     })
     expect((await control<{ queued: number }>(`/control/phones/${number}`)).json.queued).toBe(1)
-    const refused = client(simulator.wsUrl, first.auth)
+    const refused = client(first.auth)
     expect((await within(refused.closed, 5_000, 'refused while offline')).statusCode).toBe(428)
 
     await control(`/control/phones/${number}/online`, {})
-    const back = client(simulator.wsUrl, first.auth)
+    const back = client(first.auth)
     const probe = new Promise<string>((resolve) =>
       back.sock.ws.on('CB:notification,type:sim_probe', (node: { attrs: { id: string } }) =>
         resolve(node.attrs.id),
