@@ -237,6 +237,21 @@ describe('ending', () => {
     expect((await within(again.closed, 5_000, 'refused')).statusCode).toBe(401)
   })
 
+  test('logout from the companion (sock.logout) unlinks it on the server', async () => {
+    const number = await newPhone({ refresh: false })
+    const loggedIn = await pairAndLogin(number)
+    expect(
+      await loggedIn.sock
+        .profilePictureUrl(`${number}@s.whatsapp.net`)
+        .catch((error: Error) => error.message),
+    ).toBe('item-not-found')
+    await loggedIn.sock.logout()
+    expect((await within(loggedIn.closed, 5_000, 'logout')).statusCode).toBe(401)
+    const again = client(loggedIn.auth)
+    expect((await within(again.closed, 5_000, 'refused')).statusCode).toBe(401)
+    expect((await control<PhoneState>(`/control/phones/${number}`)).json.companions).toHaveLength(0)
+  })
+
   test('a second login of the same companion replaces the first (440)', async () => {
     const number = await newPhone({ refresh: false })
     const first = await pairAndLogin(number)

@@ -162,6 +162,11 @@ export const registerDefaultIqHandlers = (sim: Simulator): void => {
     },
   ])
 
+  // Nobody has a profile picture here: Baileys's profilePictureUrl reads 404 as "none".
+  iq.on('w:profile:picture', 'get', () => {
+    throw new IqError(404, 'item-not-found')
+  })
+
   // Linking --------------------------------------------------------------------------------------
   iq.on(
     'md',
