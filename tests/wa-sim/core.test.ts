@@ -184,6 +184,15 @@ describe('login', () => {
     expect(await loggedIn.sock.fetchPrivacySettings(true)).toMatchObject({ readreceipts: 'all' })
   })
 
+  test('a login carrying routing info (the ED intro prefix) is accepted', async () => {
+    const number = await newPhone({ refresh: false })
+    const first = await pairAndLogin(number)
+    first.sock.end(undefined)
+    first.auth.creds.routingInfo = Buffer.from([8, 2, 8, 5])
+    const routed = client(first.auth)
+    await within(routed.opened, 5_000, 'open with routing info')
+  })
+
   test('an iq the simulator does not model gets an error iq at once', async () => {
     const number = await newPhone({ refresh: false })
     const loggedIn = await pairAndLogin(number)
