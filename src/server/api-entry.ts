@@ -9,7 +9,7 @@ import type { WebAssets } from './web-assets'
 export function buildApi(deps: Deps, web: WebAssets) {
   return {
     app: createApp(deps, { web }),
-    roomsOfUser: (userId: number) => roomsOfUser(deps.db, userId),
+    roomsOfUser: (userId: number) => roomsOfUser(deps.sqlite, userId),
     setOnline: (userId: number, online: boolean) => setOnline(deps, userId, online),
     /** joinChatBox: the user may follow the ticket's conversation (tickets/access.ts). */
     ticketAccess: ticketAccess(deps.sqlite),

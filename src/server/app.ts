@@ -32,6 +32,7 @@ import { helpsRoutes } from './modules/helps/routes'
 import { mediaRetryRoutes } from './modules/inbound/routes'
 import { invoicesRoutes } from './modules/invoices/routes'
 import { kanbanRoutes } from './modules/kanban/routes'
+import { ticketNotices } from './modules/messages/notices'
 import { messageForwardRoutes, messagesRoutes } from './modules/messages/routes'
 import { isOperatorToken, operatorRoutes } from './modules/operator/routes'
 import { passwordResetRoutes } from './modules/password-reset/routes'
@@ -141,7 +142,7 @@ export function createApp(deps: Deps, options: { web?: WebAssets } = {}) {
     .route('/messages', messagesRoutes)
     .route('/message', messageForwardRoutes)
     .route('/media', mediaRoutes)
-    .route('/tickets', ticketsRoutes([chatbotTicketTransition]))
+    .route('/tickets', ticketsRoutes([chatbotTicketTransition], ticketNotices))
     .route('/contacts', contactsRoutes)
     .route('/contact-lists', contactListsRoutes)
     .route('/contact-list-items', contactListItemsRoutes)

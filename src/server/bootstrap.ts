@@ -1,8 +1,7 @@
-import { count } from 'drizzle-orm'
 import { PASSWORD_RULE } from '../shared/passwords'
 import type { Deps } from './context'
 import { transact } from './context'
-import { companies, plans } from './db/schema'
+import { stmt } from './db/statements'
 import { ensureDefaultSettings } from './modules/settings/service'
 import { hashPassword, insertUser } from './modules/users/service'
 
@@ -35,31 +34,25 @@ export async function bootstrap(
   deps: Deps,
   admin: { email?: string; password?: string } = {},
 ): Promise<BootstrapResult> {
-  if ((deps.db.select({ n: count() }).from(companies).get()?.n ?? 0) > 0) return { created: false }
+  if (stmt<{ n: number }, []>(deps.sqlite, 'SELECT count(*) AS n FROM companies').get()!.n > 0)
+    return { created: false }
   const email = (admin.email ?? DEFAULT_ADMIN_EMAIL).trim().toLowerCase()
   const generatedPassword = admin.password ? null : generatePassword()
   const passwordHash = await hashPassword(admin.password ?? generatedPassword!)
   const now = deps.clock.now()
-  const companyId = transact(deps, (tx) => {
-    const plan = tx
-      .insert(plans)
-      .values({ name: 'Plano Padrão', createdAt: now, updatedAt: now })
-      .returning()
-      .get()
-    const company = tx
-      .insert(companies)
-      .values({
-        name: PLATFORM_COMPANY_NAME,
-        email,
-        planId: plan.id,
-        dueDate: null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get()
-    ensureDefaultSettings(tx, company.id, now)
-    insertUser(tx, company.id, { name: 'Admin', email, profile: 'admin', super: true, passwordHash }, now)
+  const companyId = transact(deps, (sqlite) => {
+    // The plan's limits and switches take the table's defaults: no limit, every flag on.
+    const plan = stmt<{ id: number }, [string, number, number]>(
+      sqlite,
+      'INSERT INTO plans (name, created_at, updated_at) VALUES (?, ?, ?) RETURNING id',
+    ).get('Plano Padrão', now, now)!
+    const company = stmt<{ id: number }, [string, string, number, number, number]>(
+      sqlite,
+      `INSERT INTO companies (name, email, plan_id, due_date, created_at, updated_at)
+       VALUES (?, ?, ?, NULL, ?, ?) RETURNING id`,
+    ).get(PLATFORM_COMPANY_NAME, email, plan.id, now, now)!
+    ensureDefaultSettings(sqlite, company.id, now)
+    insertUser(sqlite, company.id, { name: 'Admin', email, profile: 'admin', super: true, passwordHash }, now)
     return company.id
   })
   return { created: true, email, generatedPassword, companyId }

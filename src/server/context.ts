@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { AppError } from '../shared/errors'
+import type { WaSimulator } from './channels/baileys/simulator'
 import type { ChannelManager } from './channels/manager'
 import type { SandboxNetwork } from './channels/sandbox'
 import type { Clock } from './clock'
@@ -24,6 +25,8 @@ export type Deps = {
   sandbox: boolean
   /** The simulated WhatsApp network, when the server runs with --sandbox. */
   sandboxNetwork: SandboxNetwork | null
+  /** The WhatsApp simulator real sessions connect to (`--wa-simulator`); absent or null normally. */
+  waSimulator?: WaSimulator | null
   /** The messaging sessions of every connection. */
   channels: ChannelManager
   /** The background jobs (jobs/registry.ts): the sender, the runners, the sweeps; serve.ts starts and stops them. */
@@ -79,13 +82,19 @@ export function isAdminActor(actor: Actor): boolean {
   return actor.kind === 'user' && (actor.profile === 'admin' || actor.super)
 }
 
+/** The system acting for a company (the chatbot, the bots, the timers): the deps, without any caller's actor. */
+export function systemCtx(deps: Deps, companyId: number): Ctx {
+  const { actor: _actor, ...plain } = deps as Deps & { actor?: unknown }
+  return { ...(plain as Deps), actor: { kind: 'system', companyId } }
+}
+
 /**
  * Runs `fn` in one synchronous transaction and publishes its live events only after commit.
  * Keep `fn` synchronous: bun:sqlite transactions do not survive an await.
  */
-export function transact<T>(deps: Deps, fn: (tx: DB, events: EventBuffer) => T): T {
+export function transact<T>(deps: Deps, fn: (tx: Database, events: EventBuffer) => T): T {
   const events = new EventBuffer()
-  const result = deps.db.transaction((tx) => fn(tx as unknown as DB, events))
+  const result = deps.sqlite.transaction(() => fn(deps.sqlite, events))()
   events.flush(deps.hub)
   return result
 }

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm'
 import { generatePassword } from './bootstrap'
+import { insertConnectionRow } from './channels/connection-row'
 import type { Deps } from './context'
 import { transact } from './context'
-import { companies, plans, queues, userQueues, whatsappQueues, whatsapps } from './db/schema'
+import { stmt } from './db/statements'
 import { newApiToken } from './modules/connections/service'
 import { ensureDefaultSettings } from './modules/settings/service'
 import { hashPassword, insertUser } from './modules/users/service'
@@ -17,31 +17,22 @@ export const DEMO_ATTENDANT_EMAIL = 'atendente@balcao.local'
  * connection that pairs itself a few seconds after start-up.
  */
 export async function createDemoCompany(deps: Deps, password?: string) {
-  const exists = deps.db
-    .select({ id: companies.id })
-    .from(companies)
-    .where(eq(companies.name, DEMO_COMPANY_NAME))
-    .get()
+  const exists = stmt<{ id: number }, [string]>(deps.sqlite, 'SELECT id FROM companies WHERE name = ?').get(
+    DEMO_COMPANY_NAME,
+  )
   if (exists) return null
   const generated = password ? null : generatePassword(12)
   const passwordHash = await hashPassword(password ?? generated!)
   const now = deps.clock.now()
-  const companyId = transact(deps, (tx) => {
-    const plan = tx.select().from(plans).orderBy(plans.id).get()
+  const companyId = transact(deps, (sqlite) => {
+    const plan = stmt<{ id: number }, []>(sqlite, 'SELECT id FROM plans ORDER BY id LIMIT 1').get()
     if (!plan) throw new Error('bootstrap must run first')
-    const company = tx
-      .insert(companies)
-      .values({
-        name: DEMO_COMPANY_NAME,
-        email: DEMO_ADMIN_EMAIL,
-        planId: plan.id,
-        dueDate: null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get()
-    ensureDefaultSettings(tx, company.id, now)
+    const company = stmt<{ id: number }, [string, string, number, number, number]>(
+      sqlite,
+      `INSERT INTO companies (name, email, plan_id, due_date, created_at, updated_at)
+       VALUES (?, ?, ?, NULL, ?, ?) RETURNING id`,
+    ).get(DEMO_COMPANY_NAME, DEMO_ADMIN_EMAIL, plan.id, now, now)!
+    ensureDefaultSettings(sqlite, company.id, now)
     const [suporte, vendas] = [
       { name: 'Suporte', color: '#3284FE', orderQueue: 1, greetingMessage: 'Olá! Em que podemos ajudar?' },
       {
@@ -50,45 +41,47 @@ export async function createDemoCompany(deps: Deps, password?: string) {
         orderQueue: 2,
         greetingMessage: 'Olá! Quer conhecer nossos planos?',
       },
-    ].map((q) =>
-      tx
-        .insert(queues)
-        .values({ ...q, companyId: company.id, createdAt: now, updatedAt: now })
-        .returning()
-        .get(),
+    ].map(
+      (q) =>
+        stmt<{ id: number }, [string, string, number, string, number, number, number]>(
+          sqlite,
+          `INSERT INTO queues (name, color, order_queue, greeting_message, company_id, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        ).get(q.name, q.color, q.orderQueue, q.greetingMessage, company.id, now, now)!,
     )
     insertUser(
-      tx,
+      sqlite,
       company.id,
       { name: 'Ana Demo', email: DEMO_ADMIN_EMAIL, profile: 'admin', passwordHash },
       now,
     )
     const attendant = insertUser(
-      tx,
+      sqlite,
       company.id,
       { name: 'Bruno Atendente', email: DEMO_ATTENDANT_EMAIL, profile: 'user', passwordHash },
       now,
     )
-    tx.insert(userQueues).values({ userId: attendant.id, queueId: suporte!.id }).run()
-    const connection = tx
-      .insert(whatsapps)
-      .values({
-        companyId: company.id,
-        name: 'WhatsApp Demo',
-        provider: 'sandbox',
-        isDefault: true,
-        // OPENING: the boot resumes it like any working session, so it pairs by itself.
-        status: 'OPENING',
-        greetingMessage: 'Olá, {{name}}! Escolha uma opção: 1 - Suporte, 2 - Vendas',
-        token: newApiToken(),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get()
-    tx.insert(whatsappQueues)
-      .values([suporte!, vendas!].map((q) => ({ whatsappId: connection.id, queueId: q.id })))
-      .run()
+    stmt<unknown, [number, number]>(sqlite, 'INSERT INTO user_queues (user_id, queue_id) VALUES (?, ?)').run(
+      attendant.id,
+      suporte!.id,
+    )
+    const connection = insertConnectionRow(sqlite, {
+      companyId: company.id,
+      name: 'WhatsApp Demo',
+      provider: 'sandbox',
+      isDefault: true,
+      // OPENING: the boot resumes it like any working session, so it pairs by itself.
+      status: 'OPENING',
+      greetingMessage: 'Olá, {{name}}! Escolha uma opção: 1 - Suporte, 2 - Vendas',
+      token: newApiToken(),
+      createdAt: now,
+      updatedAt: now,
+    })
+    const link = stmt<unknown, [number, number]>(
+      sqlite,
+      'INSERT INTO whatsapp_queues (whatsapp_id, queue_id) VALUES (?, ?)',
+    )
+    for (const q of [suporte!, vendas!]) link.run(connection.id, q.id)
     return company.id
   })
   return {

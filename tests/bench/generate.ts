@@ -24,9 +24,9 @@ import {
 import { openDataDir } from '../../src/server/deps'
 import { silentLogger } from '../../src/server/logger'
 import { newApiToken } from '../../src/server/modules/connections/service'
-import { numberKey } from '../../src/server/modules/contacts/numbers'
 import { ensureDefaultSettings } from '../../src/server/modules/settings/service'
 import { hashPassword } from '../../src/server/modules/users/service'
+import { numberKey } from '../../src/shared/numbers'
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,

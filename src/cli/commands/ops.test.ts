@@ -1,3 +1,4 @@
+import { Database } from 'bun:sqlite'
 import { describe, expect, test } from 'bun:test'
 import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -96,5 +97,74 @@ describe('balcao backup, restore and doctor', () => {
     const nowhere = await balcao(['doctor', '--data', join(data, 'nope'), '--json'])
     expect(nowhere.code).toBe(1)
     expect(nowhere.json.checks[0]).toMatchObject({ name: 'data folder', ok: false })
+  })
+
+  test("doctor lists each connection's health: versions, last received and acknowledged, last disconnect, restriction", async () => {
+    const data = await dataFolder()
+    const now = Date.now()
+    const db = new Database(join(data, 'balcao.db'))
+    db.run(`INSERT INTO plans (id, name, created_at, updated_at) VALUES (1, 'Plano', ${now}, ${now})`)
+    db.run(
+      `INSERT INTO companies (id, name, plan_id, created_at, updated_at) VALUES (1, 'Padaria', 1, ${now}, ${now})`,
+    )
+    const connection = db.query(
+      `INSERT INTO whatsapps (id, company_id, name, status, status_reason, token, created_at, updated_at)
+       VALUES (?, 1, ?, ?, ?, ?, ${now}, ${now})`,
+    )
+    connection.run(1, 'Loja', 'CONNECTED', null, 't1')
+    connection.run(2, 'Nova', 'DISCONNECTED', 'logged_out', 't2')
+    db.query(
+      `INSERT INTO whatsapp_health (whatsapp_id, baileys_version, wa_web_version, last_received_at, last_acked_at,
+         last_disconnect_reason, last_disconnect_code, last_disconnect_at)
+       VALUES (1, '7.0.0-rc14', '2.3000.1', ?, ?, 'no_network', 428, ?)`,
+    ).run(now - 3 * 60_000, now - 60_000, now - 2 * 3_600_000)
+    db.query(
+      `INSERT INTO connection_doors (whatsapp_id, restricted_at, restriction_detail)
+       VALUES (1, ?, '463 reachout timelock')`,
+    ).run(now - 30 * 60_000)
+    db.close()
+
+    const report = await balcao(['doctor', '--data', data, '--json'])
+    const detail = (name: string) =>
+      report.json.checks.find((c: { name: string }) => c.name === name)?.detail as string
+    expect(detail('connection 1').split('\n')).toEqual([
+      'Loja (Padaria): CONNECTED',
+      'Baileys 7.0.0-rc14, WhatsApp Web 2.3000.1',
+      'last received 3 min ago, last send acknowledged 1 min ago',
+      'last disconnect: no network (428), 2 h ago',
+      'SENDS RESTRICTED since 30 min ago: 463 reachout timelock',
+    ])
+    expect(detail('connection 2').split('\n')).toEqual([
+      'Nova (Padaria): DISCONNECTED — start the server, then check again',
+      'versions: not connected yet on this server',
+      'last received never, last send acknowledged never',
+      'last disconnect: none recorded',
+      'sends not restricted',
+    ])
+    expect(report.json.connections).toEqual([
+      {
+        id: 1,
+        company: 'Padaria',
+        name: 'Loja',
+        status: 'CONNECTED',
+        statusReason: null,
+        baileysVersion: '7.0.0-rc14',
+        waWebVersion: '2.3000.1',
+        lastReceivedAt: new Date(now - 3 * 60_000).toISOString(),
+        lastAckedAt: new Date(now - 60_000).toISOString(),
+        lastDisconnect: { reason: 'no_network', code: 428, at: new Date(now - 2 * 3_600_000).toISOString() },
+        restricted: {
+          since: new Date(now - 30 * 60_000).toISOString(),
+          until: null,
+          detail: '463 reachout timelock',
+        },
+      },
+      expect.objectContaining({
+        id: 2,
+        status: 'DISCONNECTED',
+        statusReason: 'logged_out',
+        lastDisconnect: null,
+      }),
+    ])
   })
 })

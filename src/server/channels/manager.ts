@@ -1,18 +1,28 @@
-import { and, eq, inArray } from 'drizzle-orm'
-import type { SessionUpdate } from '../../shared/api'
+import type { Database } from 'bun:sqlite'
+import type { ConnectionHealth, SessionUpdate } from '../../shared/api'
 import type { ConnectionStatus, ConnectionStatusReason } from '../../shared/connection-status'
 import { AppError } from '../../shared/errors'
 import type { CompanyEvents } from '../../shared/live'
 import type { Clock } from '../clock'
-import type { DB } from '../db/client'
-import { type WhatsappRow, whatsapps } from '../db/schema'
+import type { WhatsappRow } from '../db/schema'
+import { stmt } from '../db/statements'
 import type { Logger } from '../logger'
 import type { Hub } from '../realtime/hub'
 import { channel, rooms } from '../realtime/rooms'
-import type { ChannelEvent, ChannelProvider, ChannelSession } from './types'
+import {
+  CONNECTION_COLUMNS,
+  connectionRowById,
+  type RawConnectionRow,
+  toConnectionRow,
+  updateConnectionRow,
+} from './connection-row'
+import { healthOf, recordHealth } from './health'
+import type { ChannelEvent, ChannelEventOf, ChannelProvider, ChannelSession } from './types'
+
+type HealthFacts = Parameters<typeof recordHealth>[2]
 
 /** What the manager needs of the server (declared here, not taken from Deps, which holds the manager). */
-export type ChannelManagerDeps = { db: DB; hub: Hub; clock: Clock; log: Logger }
+export type ChannelManagerDeps = { sqlite: Database; hub: Hub; clock: Clock; log: Logger }
 
 /** Where the domain events of every session go: the inbox consumes messages, acks, edits, deletes, reactions. */
 export type ChannelSink = (
@@ -73,19 +83,17 @@ export class ChannelManager {
 
   /** Boot: sessions that were working come back; QR codes of the previous run are void. */
   async startAll(staggerMs = 200) {
-    const rows = this.deps.db.select().from(whatsapps).all()
+    const sqlite = this.deps.sqlite
+    const rows = stmt<RawConnectionRow, []>(sqlite, `SELECT ${CONNECTION_COLUMNS} FROM whatsapps`)
+      .all()
+      .map(toConnectionRow)
     const stale = rows.filter((r) => !resumable(r) && (r.qrcode || r.status === 'qrcode'))
     if (stale.length) {
-      this.deps.db
-        .update(whatsapps)
-        .set({ status: 'DISCONNECTED', qrcode: '', pairingCode: null, expirationTime: null })
-        .where(
-          inArray(
-            whatsapps.id,
-            stale.map((r) => r.id),
-          ),
-        )
-        .run()
+      stmt<unknown, [string]>(
+        sqlite,
+        `UPDATE whatsapps SET status = 'DISCONNECTED', qrcode = '', pairing_code = NULL, expiration_time = NULL
+          WHERE id IN (SELECT value FROM json_each(?))`,
+      ).run(JSON.stringify(stale.map((r) => r.id)))
     }
     for (const row of rows.filter(resumable)) {
       await this.start(row).catch((err: Error) =>
@@ -209,7 +217,7 @@ export class ChannelManager {
           Object.assign(patch, { retries: 0, pairingCode: null, expirationTime: null })
         if (event.me?.pn) patch.number = event.me.pn
         if (event.retryInMs !== undefined) patch.retries = (this.row(connectionId)?.retries ?? 0) + 1
-        this.update(connectionId, patch)
+        this.update(connectionId, patch, undefined, this.healthFacts(connectionId, event))
         if (event.status === 'DISCONNECTED' || event.status === 'TIMEOUT') {
           this.deps.log.info('session ended', {
             connectionId,
@@ -236,22 +244,43 @@ export class ChannelManager {
     }
   }
 
-  private row(connectionId: number) {
-    return this.deps.db.select().from(whatsapps).where(eq(whatsapps.id, connectionId)).get()
+  /**
+   * What a status report tells of the connection's health: a reason is the last disconnect's (with its close
+   * code and time); connecting records the versions the session speaks.
+   */
+  private healthFacts(connectionId: number, event: ChannelEventOf<'status'>): HealthFacts {
+    const facts: HealthFacts = {}
+    if (event.statusReason)
+      Object.assign(facts, {
+        lastDisconnectReason: event.statusReason,
+        lastDisconnectCode: event.reason ?? null,
+        lastDisconnectAt: this.deps.clock.now(),
+      })
+    const versions = event.status === 'CONNECTED' ? this.session(connectionId)?.versions : undefined
+    if (versions) Object.assign(facts, { baileysVersion: versions.library, waWebVersion: versions.web })
+    return facts
   }
 
-  /** Writes the session's state on its connection row and tells the company's admins and the operator. */
-  private update(connectionId: number, patch: Partial<WhatsappRow>, progress?: number) {
-    const row = this.deps.db
-      .update(whatsapps)
-      .set({ ...patch, updatedAt: this.deps.clock.now() })
-      .where(and(eq(whatsapps.id, connectionId)))
-      .returning()
-      .get()
-    if (!row) return
+  private row(connectionId: number) {
+    return connectionRowById(this.deps.sqlite, connectionId)
+  }
+
+  /**
+   * Writes the session's state on its connection row (and what it tells of its health, in the same
+   * transaction) and tells the company's admins and the operator.
+   */
+  private update(connectionId: number, patch: Partial<WhatsappRow>, progress?: number, facts?: HealthFacts) {
+    const sqlite = this.deps.sqlite
+    const written = sqlite.transaction(() => {
+      const row = updateConnectionRow(sqlite, connectionId, { ...patch, updatedAt: this.deps.clock.now() })
+      if (row && facts) recordHealth(sqlite, connectionId, facts)
+      return row && { row, health: healthOf(sqlite, [connectionId]).get(connectionId)! }
+    })()
+    if (!written) return
+    const { row, health } = written
     // The same typed publish as services: the payload is checked against the event's entry in CompanyEvents.
     const event = channel(row.companyId, 'whatsappSession')
-    const session = snapshot(row)
+    const session = snapshot(row, health)
     if (progress !== undefined) session.progress = progress
     const data: CompanyEvents['whatsappSession'] = { action: 'update', session }
     this.deps.hub.publish(rooms.admins(row.companyId), event, data)
@@ -259,8 +288,8 @@ export class ChannelManager {
   }
 }
 
-/** What the live `whatsappSession` event carries about a session. */
-export function snapshot(row: WhatsappRow): SessionUpdate {
+/** What the live `whatsappSession` event carries about a session (its health when given). */
+export function snapshot(row: WhatsappRow, health?: ConnectionHealth): SessionUpdate {
   return {
     id: row.id,
     name: row.name,
@@ -272,5 +301,6 @@ export function snapshot(row: WhatsappRow): SessionUpdate {
     retries: row.retries,
     number: row.number,
     updatedAt: new Date(row.updatedAt).toISOString(),
+    ...(health ? { health } : {}),
   }
 }

@@ -135,6 +135,11 @@ export type SendOptions = { quoted?: MsgRef }
 export interface ChannelSession {
   readonly connectionId: number
   readonly status: ConnectionStatus
+  /**
+   * What the session speaks now: its library's version (Baileys') and the WhatsApp Web version it announces,
+   * which may change after WhatsApp rejects one (405). A provider without them (the sandbox) leaves it out.
+   */
+  readonly versions?: { library: string; web: string }
   /** Opens the session; emits qr / pairingCode / status. Idempotent. */
   start(options?: { pairingPhone?: string }): Promise<void>
   /** Closes without unlinking: credentials are kept, a later start resumes without a QR. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { createHarness } from '../test/harness'
-import { pageCount, pageOf, pageWindow, preparedOnce } from './paging'
+import { pageCount, pageOf, pageWindow } from './paging'
 import { plans } from './schema'
 
 describe('paging helper', () => {
@@ -24,21 +24,6 @@ describe('paging helper', () => {
     expect(pageCount(pageOf([1, 2, 3, 4], pageWindow(1, 3)), count)).toBe(99)
     expect(pageCount(pageOf([], pageWindow(9, 3)), count)).toBe(99)
     expect(counted).toBe(2)
-  })
-
-  test('a prepared statement is built once per database', async () => {
-    const h = await createHarness()
-    let built = 0
-    const statement = preparedOnce((db) => {
-      built++
-      return db.select().from(plans).prepare()
-    })
-    expect(statement(h.db).all()).toHaveLength(1)
-    expect(statement(h.db).all()).toHaveLength(1)
-    expect(built).toBe(1)
-    const other = await createHarness()
-    statement(other.db)
-    expect(built).toBe(2)
   })
 })
 

@@ -1,5 +1,4 @@
 import type { Database } from 'bun:sqlite'
-import type { DB } from './client'
 import { stmt } from './statements'
 
 /**
@@ -78,27 +77,4 @@ export function listPage<Row, P extends Bindings>(
       ).get(params)?.n ?? 0,
   )
   return { ...page, count }
-}
-
-/**
- * A statement built once per database and reused: Drizzle's query builder otherwise rebuilds and
- * re-prepares its SQL on every call, which costs hot paths 2-3x. Bind values with `sql.placeholder()`.
- *
- * ```ts
- * const byCompany = preparedOnce((db) =>
- *   db.select().from(users).where(eq(users.companyId, sql.placeholder('companyId'))).prepare(),
- * )
- * byCompany(ctx.db).all({ companyId })
- * ```
- */
-export function preparedOnce<T>(build: (db: DB) => T): (db: DB) => T {
-  const cache = new WeakMap<DB, T>()
-  return (db) => {
-    let statement = cache.get(db)
-    if (!statement) {
-      statement = build(db)
-      cache.set(db, statement)
-    }
-    return statement
-  }
 }

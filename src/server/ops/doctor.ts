@@ -6,11 +6,13 @@ import { Database } from 'bun:sqlite'
 import { accessSync, constants, existsSync, readFileSync, statfsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { BACKUPS_DIR, DB_FILE, SECRETS_FILE } from './backup'
+import { type ConnectionReport, connectionReports, healthLines } from './doctor-connections'
 import { serverPid } from './running'
 import { appliedMigrationsOf, knownMigrations } from './upgrade'
 
 export type DoctorCheck = { name: string; ok: boolean; detail: string }
-export type DoctorReport = { ok: boolean; checks: DoctorCheck[] }
+/** `connections`: each connection's state and health, when the database could be read. */
+export type DoctorReport = { ok: boolean; checks: DoctorCheck[]; connections?: ConnectionReport[] }
 
 const GiB = 1024 ** 3
 
@@ -25,8 +27,10 @@ function mode(path: string) {
 export function runDoctor(
   dataDir: string,
   env: Record<string, string | undefined> = process.env,
+  now = Date.now(),
 ): DoctorReport {
   const checks: DoctorCheck[] = []
+  const report: Omit<DoctorReport, 'ok'> = { checks }
   const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail })
 
   // The folder itself.
@@ -36,7 +40,7 @@ export function runDoctor(
       false,
       `${dataDir} does not exist: start Balcão once (\`balcao serve --data ${dataDir}\`) or point --data at it`,
     )
-    return { ok: false, checks }
+    return { ok: false, ...report }
   }
   try {
     accessSync(dataDir, constants.R_OK | constants.W_OK | constants.X_OK)
@@ -103,7 +107,7 @@ export function runDoctor(
   // Database and migrations.
   if (!existsSync(dbFile)) {
     check('database', false, `no database in ${dataDir}: start Balcão once to create it`)
-    return { ok: checks.every((c) => c.ok), checks }
+    return { ok: checks.every((c) => c.ok), ...report }
   }
   let db: Database | null = null
   try {
@@ -129,24 +133,25 @@ export function runDoctor(
     // Connections: the state each had last (the server keeps it current while it runs).
     const running = serverPid(dataDir)
     check('server', true, running ? `running (pid ${running})` : 'not running')
-    const connections = db
-      .query<{ id: number; name: string; status: string; company: string }, []>(
-        `SELECT w.id, w.name, w.status, c.name AS company FROM whatsapps w JOIN companies c ON c.id = w.company_id ORDER BY w.id`,
-      )
-      .all()
+    // With each one's health: versions, last received and acknowledged, last disconnect, restriction.
+    const connections = connectionReports(db)
+    report.connections = connections
     if (!connections.length) check('connections', true, 'no connections yet')
     for (const c of connections) {
       const ok = c.status === 'CONNECTED'
       check(
         `connection ${c.id}`,
         ok,
-        `${c.name} (${c.company}): ${c.status}${
-          ok
-            ? ''
-            : running
-              ? ` — pair it again: \`balcao connection pair ${c.id}\``
-              : ' — start the server, then check again'
-        }`,
+        [
+          `${c.name} (${c.company}): ${c.status}${
+            ok
+              ? ''
+              : running
+                ? ` — pair it again: \`balcao connection pair ${c.id}\``
+                : ' — start the server, then check again'
+          }`,
+          ...healthLines(c, now),
+        ].join('\n'),
       )
     }
   } catch (err) {
@@ -166,5 +171,5 @@ export function runDoctor(
       ? `the server keeps the last ${keep} daily backups in ${join(dataDir, BACKUPS_DIR)}${dailies ? '' : ' (none yet)'}; copy them off this machine too`
       : 'no scheduled backups: set BALCAO_BACKUP_KEEP=7 (or run `balcao backup` from cron) and copy them off this machine',
   )
-  return { ok: checks.every((c) => c.ok), checks }
+  return { ok: checks.every((c) => c.ok), ...report }
 }

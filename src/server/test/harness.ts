@@ -57,7 +57,7 @@ export async function createHarness(
     sandbox: options.sandbox ?? false,
     trustProxy: true,
     channels: new ChannelManager(
-      { db, hub, clock, log: silentLogger },
+      { sqlite, hub, clock, log: silentLogger },
       {
         beta: fakes.provider,
         sandbox: sandboxNetwork ? createSandboxProvider(sandboxNetwork) : fakes.provider,

@@ -11,6 +11,8 @@ export type WhatsappDto = {
   name: string
   companyId: number
   provider: 'beta' | 'sandbox'
+  /** A Baileys connection of a server started against the WhatsApp simulator (`--wa-simulator`): not WhatsApp. */
+  simulated?: true
   channel: string
   status: ConnectionStatus
   /** Why it is not connected (see CONNECTION_STATUS_REASONS); null when nothing went wrong. */
@@ -56,6 +58,26 @@ export type WhatsappDto = {
   queues: QueueRef[]
   createdAt: string
   updatedAt: string
+  /** Ours, admins only: what the server knows of the connection's health (absent for attendants). */
+  health?: ConnectionHealth
+}
+
+/**
+ * A connection's health as the server recorded it (times ISO, null when never): the connections page and
+ * `balcao doctor` show it.
+ */
+export type ConnectionHealth = {
+  /** The Baileys package and the WhatsApp Web version the session last connected with (null: sandbox, never). */
+  baileysVersion: string | null
+  waWebVersion: string | null
+  /** When the server last stored a message the connection received (history imports aside). */
+  lastReceivedAt: string | null
+  /** When WhatsApp last acknowledged (server ack or later) a message the connection sent. */
+  lastAckedAt: string | null
+  /** The last reason the session gave for not being connected, with its close code when the provider gave one. */
+  lastDisconnect: { reason: ConnectionStatusReason; code: number | null; at: string } | null
+  /** WhatsApp refused a send as restricted: outreach waits until an admin resumes (`until` when WhatsApp says). */
+  restricted: { since: string; until: string | null; detail: string | null } | null
 }
 
 /** `company-{id}-whatsappSession` frames: `{ action: 'update', session }`. */
@@ -72,4 +94,6 @@ export type SessionUpdate = {
   updatedAt: string
   /** While status is 'importing': how far the history import is, 0-100. */
   progress?: number
+  /** The connection's health after this change (the frames go to admins and the operator only). */
+  health?: ConnectionHealth
 }

@@ -10,6 +10,8 @@ export type RowActionsProps = {
   onEdit: () => void
   /** Left out: no delete button (the user may not delete). */
   onDelete?: () => void
+  /** Set: the delete button shows but is disabled (a row that may not be deleted, such as the user's own). */
+  deleteDisabled?: boolean
   /** Replaces 'Editar' in the edit button's label (e.g. 'Visualizar' for a read-only row). */
   editLabel?: string
   /** Replaces the pencil. */
@@ -18,6 +20,8 @@ export type RowActionsProps = {
   children?: ReactNode
   /** Set: edit and delete are disabled, and this says why (their tooltip). */
   disabledReason?: string
+  /** The buttons' row; by default right-aligned, as in a table's last column. */
+  className?: string
 }
 
 /** A table row's actions: any extra buttons, then edit and delete (the list screens of the spec). */
@@ -29,11 +33,13 @@ export function RowActions({
   editIcon,
   children,
   disabledReason,
+  deleteDisabled,
+  className = 'flex justify-end gap-0.5',
 }: RowActionsProps) {
   const { t } = useTranslation()
   const disabled = disabledReason ? { disabled: true, title: disabledReason } : {}
   return (
-    <div className="flex justify-end gap-0.5">
+    <div className={className}>
       {children}
       <IconButton
         size="sm"
@@ -50,6 +56,7 @@ export function RowActions({
           icon={<Trash2 className="size-4" />}
           onClick={onDelete}
           {...disabled}
+          {...(deleteDisabled ? { disabled: true } : {})}
         />
       )}
     </div>

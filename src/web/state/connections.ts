@@ -12,7 +12,7 @@ export function compareConnections(a: WhatsappDto, b: WhatsappDto): number {
   return a.name.localeCompare(b.name) || a.id - b.id
 }
 
-/** A session frame applied to its row (status and reason, QR code, pairing code, number, retries). */
+/** A session frame applied to its row (status and reason, QR code, pairing code, number, retries, health). */
 export function withSession(row: WhatsappDto, session: SessionUpdate): WhatsappDto {
   return {
     ...row,
@@ -24,6 +24,7 @@ export function withSession(row: WhatsappDto, session: SessionUpdate): WhatsappD
     retries: session.retries ?? row.retries,
     number: session.number ?? null,
     updatedAt: session.updatedAt || row.updatedAt,
+    ...(session.health ? { health: session.health } : {}),
   }
 }
 

@@ -45,6 +45,7 @@ import {
   type SocketLike,
   statusCodeOf,
 } from './socket'
+import { BAILEYS_VERSION } from './version'
 
 export type { AuthHandle, MessageStore, SocketLike } from './socket'
 
@@ -78,6 +79,8 @@ export type BaileysSessionOptions = {
   /** Shared across reconnects (and sessions). Default: one bounded cache per session. */
   msgRetryCounterCache?: CacheStore
   browser?: WABrowserDescription
+  /** Where the socket connects: WhatsApp's default, or the simulator's (`--wa-simulator`). */
+  waWebSocketUrl?: string
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number
 }
@@ -166,6 +169,10 @@ export class BaileysChannelSession implements ChannelSession {
 
   get status(): ConnectionStatus {
     return this._status
+  }
+
+  get versions() {
+    return { library: BAILEYS_VERSION, web: (this.version ?? DEFAULT_CONNECTION_CONFIG.version).join('.') }
   }
 
   on(listener: (event: ChannelEvent) => void | Promise<void>): () => void {
@@ -282,6 +289,7 @@ export class BaileysChannelSession implements ChannelSession {
       msgRetryCounterCache: this.retryCache,
     }
     if (this.options.browser) config.browser = this.options.browser
+    if (this.options.waWebSocketUrl) config.waWebSocketUrl = this.options.waWebSocketUrl
     let sock: SocketLike
     try {
       sock = this.socketFactory(config)

@@ -42,3 +42,5 @@ export const settings = sqliteTable(
 )
 
 export type CompanyRow = typeof companies.$inferSelect
+/** A companies row as SQL reads it (`COMPANY_COLUMNS`, modules/companies/service.ts): `status` comes back 0/1. */
+export type RawCompanyRow = Omit<CompanyRow, 'status'> & { status: number }

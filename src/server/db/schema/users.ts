@@ -80,3 +80,8 @@ export const userSessions = sqliteTable(
 )
 
 export type UserRow = typeof users.$inferSelect
+/** The boolean columns of users: SQL reads them 0/1 (`RawUserRow`), the row type has them as booleans. */
+export type UserFlag = 'super' | 'online' | 'allowGroup' | 'disabled'
+/** A users row as SQL reads it (`USER_COLUMNS`, modules/users/dto.ts); `userRow` there turns it into a `UserRow`. */
+export type RawUserRow = Omit<UserRow, UserFlag> & Record<UserFlag, number>
+export type UserSessionRow = typeof userSessions.$inferSelect

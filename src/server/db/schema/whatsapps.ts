@@ -92,6 +92,28 @@ export const whatsappQueues = sqliteTable(
   (t) => [primaryKey({ columns: [t.whatsappId, t.queueId] }), index('whatsapp_queues_queue').on(t.queueId)],
 )
 
+/**
+ * What an admin (connections page) and an operator (`balcao doctor`) read of a connection's health, kept as it
+ * happens so that nothing scans messages to answer: one row per connection, made on its first fact. Times are
+ * epoch ms of this server's clock.
+ */
+export const whatsappHealth = sqliteTable('whatsapp_health', {
+  whatsappId: integer('whatsapp_id')
+    .primaryKey()
+    .references(() => whatsapps.id, { onDelete: 'cascade' }),
+  /** The Baileys package and the WhatsApp Web version the session last connected with (null: sandbox, never). */
+  baileysVersion: text('baileys_version'),
+  waWebVersion: text('wa_web_version'),
+  /** When the server last stored a message the session received (not history). */
+  lastReceivedAt: integer('last_received_at'),
+  /** When WhatsApp last acknowledged (ack >= 1) a message the connection sent. */
+  lastAckedAt: integer('last_acked_at'),
+  /** The reason the session last reported for not being connected, its close code and when. */
+  lastDisconnectReason: text('last_disconnect_reason', { enum: CONNECTION_STATUS_REASONS }),
+  lastDisconnectCode: integer('last_disconnect_code'),
+  lastDisconnectAt: integer('last_disconnect_at'),
+})
+
 /** Baileys credentials of a connection (BufferJSON text), wiped on logout. */
 export const waAuthCreds = sqliteTable('wa_auth_creds', {
   whatsappId: integer('whatsapp_id')
@@ -117,3 +139,4 @@ export const waAuthKeys = sqliteTable(
 )
 
 export type WhatsappRow = typeof whatsapps.$inferSelect
+export type WhatsappHealthRow = typeof whatsappHealth.$inferSelect

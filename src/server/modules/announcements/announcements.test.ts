@@ -289,7 +289,11 @@ describe('announcements: media', () => {
     expect(file.headers.get('content-type')).toBe('image/png')
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(samples.png())
     // The link is the server's: a changed signature is refused.
-    expect((await h.app.request(res.body.mediaUrl.replace(/sig=./, 'sig=A'))).status).toBe(403)
+    const tampered = res.body.mediaUrl.replace(
+      /sig=(.)/,
+      (_: string, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`,
+    )
+    expect((await h.app.request(tampered)).status).toBe(403)
     const first = join(h.deps.mediaDir, String(h.platform.id), res.body.mediaPath)
     expect(existsSync(first)).toBe(true)
 

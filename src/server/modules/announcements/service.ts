@@ -23,7 +23,6 @@ import type {
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { listPage, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
@@ -165,8 +164,7 @@ export function getAnnouncement(ctx: Ctx, id: number): AnnouncementDto {
 /** `POST /announcements/`: priority 3 and active unless the body says otherwise. */
 export function createAnnouncement(ctx: Ctx, input: AnnouncementInput): AnnouncementDto {
   const actor = superActor(ctx)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const now = ctx.clock.now()
     const { id } = stmt<{ id: number }, (string | number)[]>(
       sqlite,
@@ -190,8 +188,7 @@ export function createAnnouncement(ctx: Ctx, input: AnnouncementInput): Announce
 /** `PUT /announcements/{id}`: title and text as given; priority and status keep their values when left out. */
 export function updateAnnouncement(ctx: Ctx, id: number, input: AnnouncementInput): AnnouncementDto {
   superActor(ctx)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const current = getAnnouncementRow(sqlite, id)
     stmt(
       sqlite,
@@ -217,8 +214,7 @@ function removeFile(ctx: Ctx, companyId: number, path: string | null) {
 /** `DELETE /announcements/{id}`: the row, then (after commit) its image's file. */
 export function deleteAnnouncement(ctx: Ctx, id: number): void {
   superActor(ctx)
-  const gone = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const gone = transact(ctx, (sqlite, events) => {
     const current = getAnnouncementRow(sqlite, id)
     stmt(sqlite, 'DELETE FROM announcements WHERE id = ?').run(id)
     events.publish(rooms.everyone, 'announcement', { action: 'delete', id })
@@ -255,8 +251,7 @@ export function attachAnnouncementMedia(ctx: Ctx, id: number, upload: UploadedMe
   })
   let previous: string | null = null
   try {
-    const record = transact(ctx, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    const record = transact(ctx, (sqlite, events) => {
       const current = getAnnouncementRow(sqlite, id)
       previous = current.mediaPath
       stmt(
@@ -285,8 +280,7 @@ export function attachAnnouncementMedia(ctx: Ctx, id: number, upload: UploadedMe
 export function removeAnnouncementMedia(ctx: Ctx, id: number): AnnouncementDto {
   superActor(ctx)
   let previous: { companyId: number; path: string | null } = { companyId: 0, path: null }
-  const record = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const record = transact(ctx, (sqlite, events) => {
     const current = getAnnouncementRow(sqlite, id)
     previous = { companyId: current.companyId, path: current.mediaPath }
     stmt(

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm'
+import type { Database } from 'bun:sqlite'
 import type { LoginResponse, SessionUser } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
 import { answeredDueDate } from '../../../shared/plans'
@@ -8,10 +8,12 @@ import type { LoginThrottle } from '../../access/throttle'
 import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_MS, signAccessToken } from '../../access/tokens'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
-import { companies, plans, type UserRow, userSessions, users } from '../../db/schema'
+import type { CompanyRow, RawUserRow, UserRow, UserSessionRow } from '../../db/schema'
+import { stmt } from '../../db/statements'
 import { channel, rooms } from '../../realtime/rooms'
-import { toPlanDto } from '../plans/service'
+import { getPlanRow, toPlanDto } from '../plans/service'
 import { companySettings, companyTimeZone } from '../settings/service'
+import { USER_COLUMNS, userRow } from '../users/dto'
 import { userDto } from '../users/service'
 
 /** Verifying against this when the e-mail is unknown keeps both answers equally slow (made on first need). */
@@ -24,27 +26,38 @@ const dummyHash = () => {
 /** `refreshToken` null: keep the cookie the browser has (a refresh within the grace). */
 export type Issued = LoginResponse & { refreshToken: string | null; sessionId: string }
 
+type SessionCompany = Pick<CompanyRow, 'id' | 'name' | 'dueDate' | 'trialExpiration' | 'recurrence'> & {
+  /** The plan's id when the plan exists. */
+  planId: number | null
+}
+
 export function sessionUser(deps: Deps, user: UserRow): SessionUser {
-  const row = deps.db
-    .select({ company: companies, plan: plans })
-    .from(companies)
-    .leftJoin(plans, eq(plans.id, companies.planId))
-    .where(eq(companies.id, user.companyId))
-    .get()
-  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND', 'Company not found')
+  const company = stmt<SessionCompany, [number]>(
+    deps.sqlite,
+    `SELECT c.id, c.name, c.due_date AS dueDate, c.trial_expiration AS trialExpiration, c.recurrence,
+            p.id AS planId
+       FROM companies c LEFT JOIN plans p ON p.id = c.plan_id WHERE c.id = ?`,
+  ).get(user.companyId)
+  if (!company) throw new AppError('ERR_NO_COMPANY_FOUND', 'Company not found')
   return {
-    ...userDto(deps.db, user),
+    ...userDto(deps.sqlite, user),
     company: {
-      id: row.company.id,
-      name: row.company.name,
+      id: company.id,
+      name: company.name,
       // A company without a due date never expires; the spec's client locks out on a missing one.
-      dueDate: answeredDueDate(row.company.dueDate),
-      trialExpiration: row.company.trialExpiration,
-      recurrence: row.company.recurrence,
-      settings: companySettings(deps.db, row.company.id),
-      plan: row.plan ? toPlanDto(row.plan) : null,
+      dueDate: answeredDueDate(company.dueDate),
+      trialExpiration: company.trialExpiration,
+      recurrence: company.recurrence,
+      settings: companySettings(deps.sqlite, company.id),
+      plan: company.planId != null ? toPlanDto(getPlanRow(deps.sqlite, company.planId)) : null,
     },
   }
+}
+
+/** A whole user row by id, or null. */
+function userById(sqlite: Database, userId: number): UserRow | null {
+  const raw = stmt<RawUserRow, [number]>(sqlite, `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`).get(userId)
+  return raw ? userRow(raw) : null
 }
 
 /** A user the operator disabled (`balcao user disable`) cannot sign in or refresh a session. */
@@ -74,11 +87,10 @@ function assertWithinWorkHours(deps: Deps, user: UserRow) {
 
 /** A company may be used while active and until the end of its due date. */
 function assertCompanyUsable(deps: Deps, user: UserRow) {
-  const company = deps.db
-    .select({ id: companies.id, status: companies.status, dueDate: companies.dueDate })
-    .from(companies)
-    .where(eq(companies.id, user.companyId))
-    .get()
+  const company = stmt<{ id: number; status: number; dueDate: string | null }, [number]>(
+    deps.sqlite,
+    'SELECT id, status, due_date AS dueDate FROM companies WHERE id = ?',
+  ).get(user.companyId)
   if (!company) throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password')
   assertCompanyOpen(deps, company, user.super)
 }
@@ -112,7 +124,11 @@ export async function login(
       retryAfter: attempt.retryAfter,
     })
   }
-  const user = deps.db.select().from(users).where(eq(users.email, input.email)).get()
+  const raw = stmt<RawUserRow, [string]>(
+    deps.sqlite,
+    `SELECT ${USER_COLUMNS} FROM users WHERE email = ?`,
+  ).get(input.email)
+  const user = raw ? userRow(raw) : null
   const valid = await Bun.password.verify(input.password, user?.passwordHash ?? (await dummyHash()))
   if (!user || !valid) throw new AppError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password')
   throttle.succeed(attempt.reservation)
@@ -123,36 +139,40 @@ export async function login(
   const sessionId = crypto.randomUUID()
   const refreshToken = newRefreshToken()
   const now = deps.clock.now()
-  transact(deps, (tx, events) => {
+  transact(deps, (sqlite, events) => {
     // One browser session per user: signing in elsewhere ends the others and tells them, live; their
     // sockets close a moment later, once the message has reached them.
-    const ended = tx
-      .select({ id: userSessions.id })
-      .from(userSessions)
-      .where(and(eq(userSessions.userId, user.id), isNull(userSessions.revokedAt)))
-      .all()
+    const ended = stmt<{ id: string }, [number]>(
+      sqlite,
+      'SELECT id FROM user_sessions WHERE user_id = ? AND revoked_at IS NULL',
+    ).all(user.id)
     events.afterCommit(() => {
       if (ended.length === 0) return
       setTimeout(() => {
         for (const { id } of ended) deps.hub.disconnectSession(id, 'signed in elsewhere')
       }, 1000).unref?.()
     })
-    tx.update(userSessions)
-      .set({ revokedAt: now })
-      .where(and(eq(userSessions.userId, user.id), isNull(userSessions.revokedAt)))
-      .run()
-    tx.insert(userSessions)
-      .values({
-        id: sessionId,
-        userId: user.id,
-        refreshTokenHash: hashToken(refreshToken),
-        userAgent: input.userAgent?.slice(0, 300) ?? null,
-        createdAt: now,
-        lastUsedAt: now,
-        expiresAt: now + REFRESH_TOKEN_TTL_MS,
-      })
-      .run()
-    tx.update(companies).set({ lastLogin: now }).where(eq(companies.id, user.companyId)).run()
+    stmt<unknown, [number, number]>(
+      sqlite,
+      'UPDATE user_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL',
+    ).run(now, user.id)
+    stmt<unknown, [string, number, string, string | null, number, number, number]>(
+      sqlite,
+      `INSERT INTO user_sessions (id, user_id, refresh_token_hash, user_agent, created_at, last_used_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      sessionId,
+      user.id,
+      hashToken(refreshToken),
+      input.userAgent?.slice(0, 300) ?? null,
+      now,
+      now,
+      now + REFRESH_TOKEN_TTL_MS,
+    )
+    stmt<unknown, [number, number]>(sqlite, 'UPDATE companies SET last_login = ? WHERE id = ?').run(
+      now,
+      user.companyId,
+    )
     events.publish(rooms.user(user.companyId, user.id), channel(user.companyId, 'auth'), {
       action: 'update',
       user: { id: user.id },
@@ -177,29 +197,38 @@ export async function refresh(deps: Deps, refreshToken: string | undefined): Pro
   if (!refreshToken) throw new AppError('ERR_NO_TOKEN', 'Sign in first')
   const now = deps.clock.now()
   const hash = hashToken(refreshToken)
-  const session = deps.db.select().from(userSessions).where(eq(userSessions.refreshTokenHash, hash)).get()
+  const session = sessionWhere(deps.sqlite, 'refresh_token_hash', hash)
   if (!session) return replayed(deps, hash, now)
   if (session.revokedAt != null || session.expiresAt <= now) {
     throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
   }
   const user = usableUser(deps, session.userId)
   const rotated = newRefreshToken()
-  deps.db
-    .update(userSessions)
-    .set({
-      refreshTokenHash: hashToken(rotated),
-      previousTokenHash: hash,
-      rotatedAt: now,
-      lastUsedAt: now,
-      expiresAt: now + REFRESH_TOKEN_TTL_MS,
-    })
-    .where(eq(userSessions.id, session.id))
-    .run()
+  stmt<unknown, [string, string, number, number, number, string]>(
+    deps.sqlite,
+    `UPDATE user_sessions SET refresh_token_hash = ?, previous_token_hash = ?, rotated_at = ?, last_used_at = ?,
+       expires_at = ? WHERE id = ?`,
+  ).run(hashToken(rotated), hash, now, now, now + REFRESH_TOKEN_TTL_MS, session.id)
   return issue(deps, user, session.id, rotated)
 }
 
+type SessionState = Pick<UserSessionRow, 'id' | 'userId' | 'rotatedAt' | 'expiresAt' | 'revokedAt'>
+
+/** The session whose current (`refresh_token_hash`) or replaced (`previous_token_hash`) token has this hash. */
+function sessionWhere(
+  sqlite: Database,
+  column: 'refresh_token_hash' | 'previous_token_hash',
+  hash: string,
+): SessionState | null {
+  return stmt<SessionState, [string]>(
+    sqlite,
+    `SELECT id, user_id AS userId, rotated_at AS rotatedAt, expires_at AS expiresAt, revoked_at AS revokedAt
+       FROM user_sessions WHERE ${column} = ?`,
+  ).get(hash)
+}
+
 function usableUser(deps: Deps, userId: number): UserRow {
-  const user = deps.db.select().from(users).where(eq(users.id, userId)).get()
+  const user = userById(deps.sqlite, userId)
   if (!user) throw new AppError('ERR_INVALID_TOKEN', 'This session has ended')
   assertUserEnabled(user)
   assertCompanyUsable(deps, user)
@@ -208,14 +237,14 @@ function usableUser(deps: Deps, userId: number): UserRow {
 
 /** A refresh token that is no session's current one: the one a session replaced, or nothing we know. */
 async function replayed(deps: Deps, hash: string, now: number): Promise<Issued> {
-  const session = deps.db.select().from(userSessions).where(eq(userSessions.previousTokenHash, hash)).get()
+  const session = sessionWhere(deps.sqlite, 'previous_token_hash', hash)
   const ended = () => new AppError('ERR_INVALID_TOKEN', 'This session has ended')
   if (!session || session.revokedAt != null || session.expiresAt <= now) throw ended()
   if (session.rotatedAt != null && now - session.rotatedAt <= REFRESH_GRACE_MS) {
     // No new cookie: the tab that rotated has set it for the whole browser.
     return issue(deps, usableUser(deps, session.userId), session.id, null)
   }
-  deps.db.update(userSessions).set({ revokedAt: now }).where(eq(userSessions.id, session.id)).run()
+  revokeSession(deps.sqlite, now, session.id)
   deps.hub.disconnectSession(session.id, 'refresh token reused')
   deps.log.warn('a replaced refresh token was used again: the session was ended', {
     userId: session.userId,
@@ -227,20 +256,26 @@ async function replayed(deps: Deps, hash: string, now: number): Promise<Issued> 
 export function logout(deps: Deps, by: { sessionId?: string; refreshToken?: string }) {
   const now = deps.clock.now()
   if (by.sessionId) {
-    deps.db.update(userSessions).set({ revokedAt: now }).where(eq(userSessions.id, by.sessionId)).run()
+    revokeSession(deps.sqlite, now, by.sessionId)
     deps.hub.disconnectSession(by.sessionId, 'signed out')
   }
   if (by.refreshToken) {
-    deps.db
-      .update(userSessions)
-      .set({ revokedAt: now })
-      .where(eq(userSessions.refreshTokenHash, hashToken(by.refreshToken)))
-      .run()
+    stmt<unknown, [number, string]>(
+      deps.sqlite,
+      'UPDATE user_sessions SET revoked_at = ? WHERE refresh_token_hash = ?',
+    ).run(now, hashToken(by.refreshToken))
   }
 }
 
+function revokeSession(sqlite: Database, now: number, sessionId: string) {
+  stmt<unknown, [number, string]>(sqlite, 'UPDATE user_sessions SET revoked_at = ? WHERE id = ?').run(
+    now,
+    sessionId,
+  )
+}
+
 export function me(deps: Deps, userId: number): SessionUser {
-  const user = deps.db.select().from(users).where(eq(users.id, userId)).get()
+  const user = userById(deps.sqlite, userId)
   if (!user) throw new AppError('ERR_NO_USER_FOUND', 'User not found')
   return sessionUser(deps, user)
 }
@@ -252,14 +287,17 @@ export function me(deps: Deps, userId: number): SessionUser {
  * the time of the last change: when they came online, or when they left.
  */
 export function setOnline(deps: Deps, userId: number, online: boolean) {
-  transact(deps, (tx, events) => {
-    const user = tx.select().from(users).where(eq(users.id, userId)).get()
+  transact(deps, (sqlite, events) => {
+    const user = userById(sqlite, userId)
     if (!user || user.online === online) return
     const row = { ...user, online, lastSeenAt: deps.clock.now() }
-    tx.update(users).set({ online, lastSeenAt: row.lastSeenAt }).where(eq(users.id, userId)).run()
+    stmt<unknown, [number, number, number]>(
+      sqlite,
+      'UPDATE users SET online = ?, last_seen_at = ? WHERE id = ?',
+    ).run(Number(online), row.lastSeenAt, userId)
     events.publish(rooms.company(user.companyId), channel(user.companyId, 'user'), {
       action: 'update',
-      user: userDto(tx, row),
+      user: userDto(sqlite, row),
     })
   })
 }

@@ -4,7 +4,7 @@
  *
  * Which tickets: pending, no user, not a group, on a connection, whose queue (else, without a queue, whose
  * connection) names a queue integration or an AI prompt — the integration wins when both — and whose bot kind is
- * registered (`registerBot`). The chatbot runner (chatbot/runner.ts) asks `take` first for each committed
+ * registered (`registerBot`; the built-in kinds in chatbot/bot-kinds.ts). The chatbot runner (chatbot/runner.ts) asks `take` first for each committed
  * customer message; a taken message never reaches the menu.
  *
  * State per ticket is a row of `bot_sessions` (sessions.ts): the bot, its own session id (Typebot's), its status
@@ -26,18 +26,11 @@
 
 import type { Database } from 'bun:sqlite'
 import type { Deps } from '../../context'
-import { transact } from '../../context'
-import type { DB } from '../../db/client'
-import { sqliteOf } from '../../db/connection'
+import { systemCtx, transact } from '../../context'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
-import { moveTicket, systemCtx } from '../chatbot/apply'
-import { type BotTicket, loadBotTicket } from '../chatbot/context'
 import { afterOutboundCommit, writeOutboundMessages } from '../messages/outbound'
-import { promptBot } from '../prompts/bot'
-import { dialogflowBot } from '../queue-integrations/dialogflow'
-import { typebotBot } from '../queue-integrations/typebot'
-import { n8nBot, webhookBot } from '../queue-integrations/webhook'
+import { type BotTicket, loadBotTicket, moveTicket } from '../tickets/system'
 import { type BotSession, loadBotSession, setBotSessionStatus } from './sessions'
 import type { BotAnswer, BotTurn, ExternalBot } from './types'
 
@@ -60,12 +53,6 @@ export function registerBot(kind: string, bot: ExternalBot): () => void {
 export function registeredBot(kind: string): ExternalBot | undefined {
   return registry.get(kind)
 }
-
-registerBot('webhook', webhookBot)
-registerBot('n8n', n8nBot)
-registerBot('typebot', typebotBot)
-registerBot('dialogflow', dialogflowBot)
-registerBot('prompt', promptBot)
 
 /** Per kind: how long a bot may take to answer one message. */
 export const BOT_TIMEOUT_MS: Record<string, number> = { prompt: 30_000 }
@@ -160,8 +147,7 @@ export class BotDispatcher {
     const same = session && session.kind === target.kind && session.botId === target.botId
     if (same && session.status !== 'active') return true
     if (session && session.lastMessageId >= m.messageId) return true
-    const claimed = transact(this.deps, (tx) => {
-      const sqlite = sqliteOf(tx)
+    const claimed = transact(this.deps, (sqlite) => {
       if (same) {
         const moved = stmt(
           sqlite,
@@ -262,7 +248,7 @@ export class BotDispatcher {
    * A connection's prompt giving a ticket without a queue up to a person: the ticket goes to the connection's
    * first queue (menu order), pending, so it shows where attendants work rather than nowhere.
    */
-  private toFirstQueue(target: BotTarget, tx: DB, events: EventBuffer, ticket: BotTicket) {
+  private toFirstQueue(target: BotTarget, tx: Database, events: EventBuffer, ticket: BotTicket) {
     if (target.kind !== 'prompt' || ticket.queueId != null || ticket.whatsappId == null) return
     const first = stmt<{ id: number }, [number, number]>(
       this.deps.sqlite,
@@ -304,12 +290,11 @@ export class BotDispatcher {
         botId: target.botId,
         reason: answer.reason ?? 'fallback',
       })
-      transact(deps, (tx, events) => {
-        const sqlite = sqliteOf(tx)
+      transact(deps, (sqlite, events) => {
         const now = this.current(target, turn.ticketId)
         if (!now) return
         setBotSessionStatus(sqlite, turn.ticketId, 'handedOff', deps.clock.now())
-        this.toFirstQueue(target, tx, events, now.ticket)
+        this.toFirstQueue(target, sqlite, events, now.ticket)
       })
       return
     }
@@ -340,8 +325,7 @@ export class BotDispatcher {
       if (!ids) return
       if (ids.length) void afterOutboundCommit(deps, ids)
     }
-    transact(deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(deps, (sqlite, events) => {
       const now = this.current(target, turn.ticketId)
       if (!now) return
       const at = deps.clock.now()
@@ -355,7 +339,7 @@ export class BotDispatcher {
         setBotSessionStatus(sqlite, ticket.id, 'finished', at)
         moveTicket(
           deps,
-          tx,
+          sqlite,
           events,
           ticket,
           { status: 'closed', queueId: ticket.queueId, userId: null },
@@ -371,7 +355,14 @@ export class BotDispatcher {
             'SELECT id FROM queues WHERE id = ? AND company_id = ?',
           ).get(queueId, ticket.companyId)
         if (valid && queueId !== ticket.queueId)
-          moveTicket(deps, tx, events, ticket, { status: 'pending', queueId, userId: null }, 'transferred')
+          moveTicket(
+            deps,
+            sqlite,
+            events,
+            ticket,
+            { status: 'pending', queueId, userId: null },
+            'transferred',
+          )
         else if (!valid)
           deps.log.warn('bot: transfer to an unknown queue, the ticket waits in its own', {
             ticketId: ticket.id,
@@ -379,7 +370,7 @@ export class BotDispatcher {
           })
       } else if (answer.action === 'handoff') {
         setBotSessionStatus(sqlite, ticket.id, 'handedOff', at)
-        this.toFirstQueue(target, tx, events, ticket)
+        this.toFirstQueue(target, sqlite, events, ticket)
       }
     })
   }

@@ -19,7 +19,6 @@ import {
 import type { CampaignSettingsInput } from '../../../shared/schemas/campaign-settings'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import type { Logger } from '../../logger'
 import { channel, rooms } from '../../realtime/rooms'
@@ -102,8 +101,7 @@ export function saveCampaignSettings(ctx: Ctx, input: CampaignSettingsInput): Ca
   if (given.sendWindow !== undefined)
     changes.sendWindow = given.sendWindow && { start: given.sendWindow.start, end: given.sendWindow.end }
   if (given.variables !== undefined) changes.variables = uniqueVariables(given.variables)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const now = ctx.clock.now()
     for (const key of Object.keys(changes) as CampaignSettingKey[]) {
       // null (dailyLimit: the warm-up; sendWindow: any hour) is stored as JSON null, read back as unset.

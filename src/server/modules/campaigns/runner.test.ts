@@ -136,6 +136,44 @@ describe('campaigns runner', () => {
     expect(outbound(h, connection.id).map((r) => r.to)).toEqual([`${rows[1]!.number}@s.whatsapp.net`])
   })
 
+  test('a stop waits for the message WhatsApp has, then claims no one else: no row is left sending', async () => {
+    const h = await createHarness({ sandbox: true })
+    setCampaignSettings(h, h.a.id, { messageInterval: 0, longerIntervalAfter: 0 })
+    const { admin, connection, runner } = await sandboxSetup(h)
+    // WhatsApp holds the first message open until the test releases it.
+    const session = h.deps.channels.session(connection.id)!
+    const held = Promise.withResolvers<void>()
+    const send = session.send.bind(session)
+    session.send = async (...args) => {
+      await held.promise
+      return send(...args)
+    }
+    const list = makeContactList(h, h.a.id, people(2))
+    const id = await startNow(admin, h, { whatsappId: connection.id, contactListId: list })
+    await advance(h, 10 * SEC, 100)
+    expect(shippings(h, id).map((s) => s.state)).toEqual(['sending', 'pending'])
+    let stopped = false
+    const stopping = (async () => {
+      await runner.stop()
+      stopped = true
+    })()
+    await advance(h, MIN, SEC)
+    expect(stopped).toBe(false)
+    expect(shippings(h, id)[0]!.state).toBe('sending')
+    held.resolve()
+    await stopping
+    expect(shippings(h, id).map((s) => s.state)).toEqual(['delivered', 'pending'])
+    // Nothing more goes, or is claimed, once the stop began.
+    await advance(h, MIN, SEC)
+    expect(outbound(h, connection.id)).toHaveLength(1)
+    const claimed = h.deps.sqlite
+      .query<{ n: number }, [number]>(
+        'SELECT count(*) AS n FROM campaign_shippings WHERE campaign_id = ? AND claimed_at IS NOT NULL',
+      )
+      .get(id)!.n
+    expect(claimed).toBe(1)
+  })
+
   test('invalid numbers (ending in 0) are checked first, reported and never sent to', async () => {
     const h = await createHarness({ sandbox: true })
     setCampaignSettings(h, h.a.id, { messageInterval: 0, longerIntervalAfter: 0 })

@@ -23,7 +23,6 @@ import type { CampaignWaitingReason } from '../../../shared/api'
 import type { ContactRef } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
 import { type Deps, transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
 import { inboundOf } from '../inbound'
@@ -83,14 +82,21 @@ export class CampaignRunner {
     return this.run()
   }
 
-  stop() {
+  /**
+   * Stops the timer and every sender, and resolves once the pass under way and each sender's turn under way
+   * (a send WhatsApp already has, with its files) are over: their rows end settled, and nothing more is claimed.
+   */
+  async stop(): Promise<void> {
     this.started = false
     this.unsubscribe?.()
     this.unsubscribe = undefined
     if (this.timer != null) this.deps.clock.clearTimeout(this.timer)
     this.timer = null
-    for (const sender of this.senders.values()) sender.stop()
+    const senders = [...this.senders.values()]
     this.senders.clear()
+    for (const sender of senders) sender.stop()
+    await this.running
+    await Promise.all(senders.map((sender) => sender.settled()))
   }
 
   /** Something changed (a campaign saved, cancelled, restarted, resumed; a reply): look again now. */
@@ -117,6 +123,8 @@ export class CampaignRunner {
       try {
         do {
           this.again = false
+          // A stop that came before this pass began: nothing more is started (or claimed).
+          if (!this.started) break
           this.pass()
         } while (this.again)
       } catch (err) {
@@ -183,8 +191,7 @@ export class CampaignRunner {
 
   /** PROGRAMADA -> EM_ANDAMENTO with its shipping rows, once (prepared_at), in one transaction. */
   begin(id: number) {
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const row = sqlite
         .query<CampaignDbRow, [number]>(`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns c WHERE c.id = ?`)
         .get(id)
@@ -209,8 +216,7 @@ export class CampaignRunner {
         WHERE c.status = 'EM_ANDAMENTO' AND s.state = 'confirmation_requested' AND s.confirmation_requested_at <= ?`,
     ).all(before)
     if (!touched.length) return
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       for (const t of touched) {
         sqlite
           .query(
@@ -234,8 +240,7 @@ export class CampaignRunner {
              AND s.state IN (${OPEN_STATES.map((s) => `'${s}'`).join(', ')}))`,
     ).all()
     if (!done.length) return
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const now = this.deps.clock.now()
       for (const c of done) {
         const changed = sqlite
@@ -264,8 +269,7 @@ export class CampaignRunner {
       )
       .all(connectionId, numbers[0]!, numbers[1] ?? numbers[0]!, jids[0]!, jids[1] ?? jids[0]!)
     if (!rows.length) return
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const now = this.deps.clock.now()
       for (const r of rows) {
         const changed = sqlite
@@ -288,8 +292,7 @@ export class CampaignRunner {
         WHERE whatsapp_id = ?1 AND status = 'EM_ANDAMENTO' AND waiting_reason IS NOT ?2`,
     ).all(whatsappId, reason)
     if (!changed.length) return
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       for (const c of changed) {
         sqlite.query('UPDATE campaigns SET waiting_reason = ? WHERE id = ?').run(reason, c.id)
         publishCampaign(this.deps, events, c.companyId, c.id, 'update')
@@ -299,8 +302,7 @@ export class CampaignRunner {
 
   /** WhatsApp refused as restricted: every running campaign of the connection pauses until an admin resumes. */
   pauseRestricted(whatsappId: number, detail: string) {
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const rows = sqlite
         .query<{ id: number; companyId: number }, [number]>(
           `SELECT id, company_id AS companyId FROM campaigns

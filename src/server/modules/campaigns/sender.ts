@@ -21,7 +21,6 @@ import type { CampaignWaitingReason } from '../../../shared/api'
 import type { ContactRef, OutboundContent } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
 import { type Deps, transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { mediaFilePath } from '../../media/store'
 import type { EventBuffer } from '../../realtime/hub'
@@ -82,7 +81,7 @@ type Sent = { gap: number } | null
 /**
  * The paced sender of one connection: one loop at a time, sleeping on the clock between messages. Its state
  * in memory is only "how long after the number's last send the next message may go"; at start it is read back
- * from the last claim.
+ * from the number's last send (the door's) or the last claim.
  */
 export class ConnectionSender {
   private loop: Promise<void> | null = null
@@ -265,14 +264,18 @@ export class ConnectionSender {
     return { gap: intervalAfter(sentToday + 1, pacing, this.runner.options.random) }
   }
 
-  /** After a restart: the pacing counts from the connection's last claimed send. */
+  /**
+   * After a restart: once the connection's campaigns have sent, the pacing counts from the number's last send
+   * (the door keeps it, whichever sender it was), or from their last claimed send.
+   */
   private resumeAt(companyId: number) {
-    const last = stmt<{ at: number | null }, [number]>(
+    const claimed = stmt<{ at: number | null }, [number]>(
       this.deps.sqlite,
       `SELECT MAX(s.claimed_at) AS at FROM campaign_shippings s JOIN campaigns c ON c.id = s.campaign_id
         WHERE c.whatsapp_id = ?`,
     ).get(this.whatsappId)?.at
-    if (last == null) return 0
+    if (claimed == null) return 0
+    const last = Math.max(claimed, this.door.lastSentAt ?? 0)
     const pacing = readPacing(this.deps, companyId)
     return last + intervalAfter(1, pacing, this.runner.options.random)
   }
@@ -295,8 +298,7 @@ export class ConnectionSender {
       return
     }
     const byPhone = new Map(answers.map((a) => [a.phone, a]))
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const now = this.deps.clock.now()
       let companyId = 0
       for (const r of rows) {
@@ -325,8 +327,7 @@ export class ConnectionSender {
 
   /** pending/confirmed -> *_sending, counted for the day, only while the campaign runs unpaused. */
   private claim(row: Shipping, confirmationFirst: boolean, day: string) {
-    return transact(this.deps, (tx) => {
-      const sqlite = sqliteOf(tx)
+    return transact(this.deps, (sqlite) => {
       const now = this.deps.clock.now()
       const changed = sqlite
         .query(
@@ -397,8 +398,7 @@ export class ConnectionSender {
     const restricted = failure != null && isRestriction(failure)
     const notSent =
       failure != null && (restricted || (failure as { code?: string }).code === 'ERR_WAPP_NOT_INITIALIZED')
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const now = this.deps.clock.now()
       if (failure == null) {
         if (confirmationFirst)

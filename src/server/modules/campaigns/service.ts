@@ -24,7 +24,6 @@ import { AppError, fieldError } from '../../../shared/errors'
 import type { CampaignInput } from '../../../shared/schemas/campaigns'
 import { isoString } from '../../clock'
 import { type Ctx, type Deps, transact, userActor } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
@@ -343,8 +342,7 @@ function writeValues(r: Resolved) {
 export function createCampaign(ctx: Ctx, input: CampaignInput): CampaignDto {
   const actor = userActor(ctx)
   const r = resolve(ctx, actor.companyId, input)
-  const id = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const id = transact(ctx, (sqlite, events) => {
     const now = ctx.clock.now()
     const row = stmt<{ id: number }, (string | number | null)[]>(
       sqlite,
@@ -384,8 +382,7 @@ export function updateCampaign(ctx: Ctx, id: number, input: CampaignInput): Camp
   const actor = userActor(ctx)
   assertEditable(ctx, campaignRowOf(ctx.sqlite, actor.companyId, id))
   const r = resolve(ctx, actor.companyId, input)
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     // Checked again inside the transaction: the runner may have started it meanwhile.
     const before = campaignRowOf(sqlite, actor.companyId, id)
     assertEditable(ctx, before)
@@ -406,8 +403,7 @@ export function updateCampaign(ctx: Ctx, id: number, input: CampaignInput): Camp
 
 export function deleteCampaign(ctx: Ctx, id: number) {
   const actor = userActor(ctx)
-  const gone = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const gone = transact(ctx, (sqlite, events) => {
     const row = campaignRowOf(sqlite, actor.companyId, id)
     stmt(sqlite, 'DELETE FROM campaigns WHERE id = ?').run(id)
     events.publish(rooms.admins(actor.companyId), channel(actor.companyId, 'campaign'), {
@@ -429,8 +425,7 @@ function transition(
   what: string,
 ): CampaignDto {
   const actor = userActor(ctx)
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     const row = campaignRowOf(sqlite, actor.companyId, id)
     if (!allowed(row))
       throw new AppError('ERR_CAMPAIGN_INVALID_TRANSITION', `A ${row.status} campaign cannot be ${what}`, {
@@ -516,8 +511,7 @@ export function attachCampaignMedia(ctx: Ctx, id: number, upload: UploadedMedia)
   })
   let previous: string | null = null
   try {
-    transact(ctx, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(ctx, (sqlite, events) => {
       const current = campaignRowOf(sqlite, actor.companyId, id)
       assertEditable(ctx, current)
       previous = current.mediaPath
@@ -545,8 +539,7 @@ export function attachCampaignMedia(ctx: Ctx, id: number, upload: UploadedMedia)
 export function removeCampaignMedia(ctx: Ctx, id: number): CampaignDto {
   const actor = userActor(ctx)
   let previous: string | null = null
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     const current = campaignRowOf(sqlite, actor.companyId, id)
     assertEditable(ctx, current)
     previous = current.mediaPath

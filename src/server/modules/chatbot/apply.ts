@@ -1,29 +1,18 @@
 /**
- * The writes the bot and its timers share, all inside the caller's transaction: template messages to the
- * customer (variables filled, written as outbound rows of the system, sent after commit), a ticket moved to a
- * queue or closed by the system (with its ticket event and live update).
+ * The writes the bot and its timers share, inside the caller's transaction: template messages to the customer
+ * (variables filled, written as outbound rows of the system, sent after commit). A ticket the system moves to a
+ * queue or closes is moved by `moveTicket` (tickets/system.ts).
  */
 import type { Database } from 'bun:sqlite'
 import { statSync } from 'node:fs'
-import type { Ctx, Deps } from '../../context'
-import type { DB } from '../../db/client'
-import type { TicketStatus } from '../../db/schema/tickets'
+import { type Deps, systemCtx } from '../../context'
 import { stmt } from '../../db/statements'
 import { mediaFilePath } from '../../media/store'
 import type { EventBuffer } from '../../realtime/hub'
 import { type StoredMedia, writeOutboundMessages } from '../messages/outbound'
-import { loadTicketDtos } from '../tickets/dto'
-import { recordTicketEvent } from '../tickets/events'
-import { publishTicket } from '../tickets/live'
+import type { BotTicket } from '../tickets/system'
 import { fillTemplate } from '../tickets/variables'
-import type { BotTicket } from './context'
 import type { BotMedia } from './machine'
-
-/** The system acting for a company (the bot, the timers). */
-export function systemCtx(deps: Deps, companyId: number): Ctx {
-  const { actor: _actor, ...plain } = deps as Deps & { actor?: unknown }
-  return { ...(plain as Deps), actor: { kind: 'system', companyId } }
-}
 
 function contactName(sqlite: Database, contactId: number): string {
   return (
@@ -64,7 +53,7 @@ function storedMedia(deps: Deps, companyId: number, media: BotMedia): StoredMedi
  */
 export function writeTemplate(
   deps: Deps,
-  tx: DB,
+  tx: Database,
   events: EventBuffer,
   ticket: BotTicket,
   text: string,
@@ -94,48 +83,4 @@ export function writeTemplate(
     },
     file ? { body, media: [file] } : { body },
   )
-}
-
-/**
- * Moves a ticket (by the system): its status, queue and user, with the ticket event and the live update (to the
- * rooms that saw it before and those that see it now). `closed` sets closed_at and clears unread.
- */
-export function moveTicket(
-  deps: Deps,
-  tx: DB,
-  events: EventBuffer,
-  ticket: BotTicket,
-  to: { status: TicketStatus; queueId: number | null; userId: number | null },
-  type: 'transferred' | 'closed',
-) {
-  const now = deps.clock.now()
-  stmt(
-    deps.sqlite,
-    `UPDATE tickets SET status = ?1, queue_id = ?2, user_id = ?3, updated_at = ?4, chatbot = 0,
-            closed_at = CASE WHEN ?1 = 'closed' THEN ?4 ELSE closed_at END,
-            unread_messages = CASE WHEN ?1 = 'closed' THEN 0 ELSE unread_messages END
-      WHERE id = ?5`,
-  ).run(to.status, to.queueId, to.userId, now, ticket.id)
-  recordTicketEvent(tx, {
-    companyId: ticket.companyId,
-    ticketId: ticket.id,
-    type,
-    actorUserId: null,
-    from: {
-      status: ticket.status,
-      userId: ticket.userId,
-      queueId: ticket.queueId,
-      whatsappId: ticket.whatsappId,
-    },
-    to: { ...to, whatsappId: ticket.whatsappId },
-    at: now,
-  })
-  const dto = loadTicketDtos(tx, [ticket.id])[0]
-  if (dto)
-    publishTicket(events, dto, {
-      id: ticket.id,
-      companyId: ticket.companyId,
-      queueId: ticket.queueId,
-      userId: ticket.userId,
-    })
 }

@@ -8,14 +8,14 @@ import { SETTINGS } from '../../../shared/settings'
 import type { CallOffer, ChannelEvent } from '../../channels/types'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { resolveInboundContact } from '../contacts/resolve'
 import { lidDigits } from '../inbound/jids'
 import { afterOutboundCommit } from '../messages/outbound'
 import { findOrOpenInboundTicket } from '../tickets/inbound'
+import { loadBotTicket } from '../tickets/system'
 import { writeTemplate } from './apply'
-import { botSettings, loadBotTicket } from './context'
+import { botSettings } from './context'
 
 export const CALL_REJECTED_NOTICE =
   '*Mensagem automática:* as chamadas de voz e vídeo estão desabilitadas neste WhatsApp. Por favor, envie uma mensagem de texto. Obrigado!'
@@ -45,18 +45,17 @@ export async function handleCall(deps: Deps, conn: { id: number; companyId: numb
   const number = call.from.pn ?? null
   const lid = lidDigits(call.from.lid)
   if (!number && !lid) return
-  const ids = transact(deps, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const ids = transact(deps, (sqlite, events) => {
     const now = deps.clock.now()
     const { contact } = resolveInboundContact(
-      tx,
+      sqlite,
       conn.companyId,
       { number, lid, name: null, isGroup: false, whatsappId: conn.id },
       now,
       events,
     )
     const { ticket } = findOrOpenInboundTicket(
-      tx,
+      sqlite,
       { companyId: conn.companyId, contactId: contact.id, whatsappId: conn.id, isGroup: false, now },
       events,
     )
@@ -64,7 +63,7 @@ export async function handleCall(deps: Deps, conn: { id: number; companyId: numb
     if (!row) return []
     return writeTemplate(
       deps,
-      tx,
+      sqlite,
       events,
       row,
       CALL_REJECTED_NOTICE,

@@ -10,34 +10,14 @@ import { DEFAULT_TIMEZONE, isValidTimeZone } from '../../../shared/timezone'
 import type { ChatbotNode } from '../../db/schema/chatbot'
 import type { QueueOptionRow, QueueRow as QueueTableRow } from '../../db/schema/queues'
 import { stmt } from '../../db/statements'
+import type { BotTicket } from '../tickets/system'
 import type { BotContext, BotOption, BotQueue, BotState } from './machine'
-
-export type BotTicket = {
-  id: number
-  companyId: number
-  contactId: number
-  whatsappId: number | null
-  status: 'open' | 'pending' | 'closed'
-  queueId: number | null
-  userId: number | null
-  isGroup: number
-  createdAt: number
-}
 
 export type SessionRow = BotState & {
   ticketId: number
   lastMessageId: number
   userId: number | null
   expiresAt: number | null
-}
-
-export function loadBotTicket(sqlite: Database, ticketId: number): BotTicket | null {
-  return stmt<BotTicket, [number]>(
-    sqlite,
-    `SELECT id, company_id AS companyId, contact_id AS contactId, whatsapp_id AS whatsappId, status,
-            queue_id AS queueId, user_id AS userId, is_group AS isGroup, created_at AS createdAt
-       FROM tickets WHERE id = ?`,
-  ).get(ticketId)
 }
 
 export function loadSession(sqlite: Database, ticketId: number): SessionRow | null {

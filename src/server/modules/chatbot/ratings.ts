@@ -12,7 +12,6 @@
  */
 import type { Database } from 'bun:sqlite'
 import type { Deps } from '../../context'
-import type { DB } from '../../db/client'
 import { stmt } from '../../db/statements'
 import { saveSession } from './context'
 import { forgetFinished } from './finished'
@@ -45,7 +44,7 @@ export function ratingPlan(
  */
 export function startRating(
   deps: Pick<Deps, 'sqlite'>,
-  _tx: DB,
+  _tx: Database,
   ticket: { id: number; companyId: number; contactId: number; whatsappId: number | null },
   userId: number | null,
   plan: RatingPlan,

@@ -15,21 +15,14 @@
 
 import type { Deps } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { localTime } from '../../local-time'
 import { type BotDispatcher, botDispatcherOf } from '../bots/dispatch'
 import { afterOutboundCommit } from '../messages/outbound'
-import { moveTicket, writeTemplate } from './apply'
-import {
-  type BotTicket,
-  botSettings,
-  isFirstConversation,
-  loadBotContext,
-  loadBotTicket,
-  loadSession,
-  saveSession,
-} from './context'
+import { type BotTicket, loadBotTicket, moveTicket } from '../tickets/system'
+import { writeTemplate } from './apply'
+import './bot-kinds'
+import { botSettings, isFirstConversation, loadBotContext, loadSession, saveSession } from './context'
 import { finishedOf } from './finished'
 import { type BotState, decide, INITIAL_STATE } from './machine'
 
@@ -130,8 +123,7 @@ export class ChatbotRunner {
     const state: BotState = session ?? INITIAL_STATE
     const decision = decide(state, { text: m.text }, context)
     const ids: number[] = []
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       // handled by someone else meanwhile (the same message twice): nothing again
       const again = loadSession(sqlite, ticket.id)
       if (again && again.lastMessageId >= m.messageId) return
@@ -158,7 +150,7 @@ export class ChatbotRunner {
           if (current.status === 'pending' && current.queueId !== action.queueId) {
             moveTicket(
               this.deps,
-              tx,
+              sqlite,
               events,
               current,
               { status: 'pending', queueId: action.queueId, userId: null },
@@ -179,7 +171,7 @@ export class ChatbotRunner {
           ).run(ticket.companyId, ticket.id, session?.userId ?? null, action.rate, now)
         } else {
           ids.push(
-            ...writeTemplate(this.deps, tx, events, current, action.body, context.timeZone, action.media),
+            ...writeTemplate(this.deps, sqlite, events, current, action.body, context.timeZone, action.media),
           )
         }
       }

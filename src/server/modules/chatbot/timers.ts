@@ -16,13 +16,13 @@
 
 import type { Deps } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { IntervalJob } from '../../jobs/interval'
 import { afterOutboundCommit } from '../messages/outbound'
 import { transferNotice } from '../tickets/notices'
-import { moveTicket, writeTemplate } from './apply'
-import { botSettings, endSession, loadBotTicket } from './context'
+import { loadBotTicket, moveTicket } from '../tickets/system'
+import { writeTemplate } from './apply'
+import { botSettings, endSession } from './context'
 import { finishedOf } from './finished'
 
 export type SweepResult = { redirected: number; expired: number; ratingsExpired: number }
@@ -100,14 +100,13 @@ export class ChatbotTimers extends IntervalJob {
       'SELECT name FROM queues WHERE id = ? AND company_id = ?',
     ).get(w.queueId, w.companyId)
     if (!queue) return false
-    return transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    return transact(this.deps, (sqlite, events) => {
       const ticket = loadBotTicket(sqlite, ticketId)
       // checked again inside the transaction: an attendant may have taken it meanwhile
       if (ticket?.status !== 'pending' || ticket.queueId != null || ticket.userId != null) return false
       moveTicket(
         this.deps,
-        tx,
+        sqlite,
         events,
         ticket,
         { status: 'pending', queueId: w.queueId, userId: null },
@@ -120,7 +119,7 @@ export class ChatbotTimers extends IntervalJob {
         ids.push(
           ...writeTemplate(
             this.deps,
-            tx,
+            sqlite,
             events,
             { ...ticket, queueId: w.queueId },
             transferNotice({ userName: null, queueName: queue.name }),
@@ -132,16 +131,15 @@ export class ChatbotTimers extends IntervalJob {
   }
 
   private expire(ticketId: number, w: ExpireRow, ids: number[]): boolean {
-    return transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    return transact(this.deps, (sqlite, events) => {
       const ticket = loadBotTicket(sqlite, ticketId)
       if (ticket?.status !== 'open') return false
       const timeZone = botSettings(sqlite, ticket.companyId).timeZone
       // the message first, on the open ticket, then the close (the message's update must not keep it alive)
-      if (w.message.trim()) ids.push(...writeTemplate(this.deps, tx, events, ticket, w.message, timeZone))
+      if (w.message.trim()) ids.push(...writeTemplate(this.deps, sqlite, events, ticket, w.message, timeZone))
       moveTicket(
         this.deps,
-        tx,
+        sqlite,
         events,
         ticket,
         { status: 'closed', queueId: ticket.queueId, userId: ticket.userId },

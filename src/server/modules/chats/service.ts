@@ -30,7 +30,6 @@ import type {
 import { isoString } from '../../clock'
 import type { Ctx, UserActor } from '../../context'
 import { transact, userActor } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { companyDirectory } from '../../db/directory'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
@@ -225,8 +224,7 @@ export function getChatByUuid(ctx: Ctx, uuid: string): ChatDto {
 /** `POST /chats`: the actor owns it and is a member. */
 export function createChat(ctx: Ctx, input: ChatInput): ChatDto {
   const actor = userActor(ctx)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const members = membersFor(sqlite, actor, input)
     const now = ctx.clock.now()
     const { id } = stmt<{ id: number }, [string, number, number, string, number, number]>(
@@ -249,8 +247,7 @@ export function createChat(ctx: Ctx, input: ChatInput): ChatDto {
 /** `PUT /chats/{id}`: the owner renames it and sets its members; removed members lose it at once. */
 export function updateChat(ctx: Ctx, id: number, input: ChatInput): ChatDto {
   const actor = userActor(ctx)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const current = chatRow(sqlite, actor, id)
     assertOwner(actor, current)
     const wanted = membersFor(sqlite, actor, input)
@@ -284,8 +281,7 @@ export function updateChat(ctx: Ctx, id: number, input: ChatInput): ChatDto {
 /** `DELETE /chats/{id}`: the owner only; the chat, its members and messages go, and every member is told. */
 export function deleteChat(ctx: Ctx, id: number): void {
   const actor = userActor(ctx)
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     const current = chatRow(sqlite, actor, id)
     assertOwner(actor, current)
     const members = (membersOf(sqlite, [id]).get(id) ?? []).map((m) => m.userId)
@@ -301,8 +297,7 @@ export function deleteChat(ctx: Ctx, id: number): void {
 /** `POST /chats/{id}/read`: zeroes the actor's own unread count (the body's userId is never trusted). */
 export function markChatRead(ctx: Ctx, id: number): ChatDto {
   const actor = userActor(ctx)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const current = chatRow(sqlite, actor, id)
     const changed = stmt(
       sqlite,
@@ -352,8 +347,7 @@ export function listChatMessages(ctx: Ctx, id: number, query: ChatMessagesQuery)
  */
 export function sendChatMessage(ctx: Ctx, id: number, input: ChatMessageInput): ChatMessageDto {
   const actor = userActor(ctx)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     chatRow(sqlite, actor, id)
     const now = ctx.clock.now()
     const inserted = stmt<RawMessage, [number, number, number, string, number]>(

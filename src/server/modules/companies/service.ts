@@ -1,4 +1,4 @@
-import { asc, count, eq, sql } from 'drizzle-orm'
+import type { Database } from 'bun:sqlite'
 import type { CompanyDto, Paged } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import { addRecurrence, answeredDueDate } from '../../../shared/plans'
@@ -12,9 +12,11 @@ import type { CreateCompanyInput, UpdateCompanyInput } from '../../../shared/sch
 import { isoDate, isoTime } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
-import type { DB } from '../../db/client'
-import { pageCount, pageOf, pageWindow, preparedOnce } from '../../db/paging'
-import { type CompanyRow, companies, plans, users } from '../../db/schema'
+import { type Assignment, assignments, type ColumnsOf, selectList } from '../../db/columns'
+import { type Connection, sqliteOf } from '../../db/connection'
+import { listPage, pageWindow } from '../../db/paging'
+import type { CompanyRow, RawCompanyRow } from '../../db/schema'
+import { stmt } from '../../db/statements'
 import { ensureCompanyInvoice } from '../invoices/service'
 import { getPlanRow } from '../plans/service'
 import { ensureDefaultSettings } from '../settings/service'
@@ -48,62 +50,90 @@ export function toCompanyDto(
   }
 }
 
-/** How much of its plan a company uses (the super user's table shows it beside the plan's limits). */
-const countsOf = {
-  users: sql<number>`(SELECT count(*) FROM users WHERE users.company_id = ${companies.id})`,
-  connections: sql<number>`(SELECT count(*) FROM whatsapps WHERE whatsapps.company_id = ${companies.id})`,
-  queues: sql<number>`(SELECT count(*) FROM queues WHERE queues.company_id = ${companies.id})`,
+/** The companies table's columns by `CompanyRow`'s names, in the table's order. */
+export const COMPANY_COLUMN: ColumnsOf<CompanyRow> = {
+  id: 'id',
+  name: 'name',
+  email: 'email',
+  phone: 'phone',
+  planId: 'plan_id',
+  status: 'status',
+  dueDate: 'due_date',
+  schedules: 'schedules',
+  trialExpiration: 'trial_expiration',
+  recurrence: 'recurrence',
+  document: 'document',
+  lastLogin: 'last_login',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
 }
 
-function companiesWithPlans(db: DB) {
-  return db
-    .select({ company: companies, plan: { id: plans.id, name: plans.name }, counts: countsOf })
-    .from(companies)
-    .leftJoin(plans, eq(plans.id, companies.planId))
+/** A whole companies row, read as `RawCompanyRow`. */
+const COMPANY_COLUMNS = selectList(COMPANY_COLUMN)
+
+function companyRow(raw: RawCompanyRow): CompanyRow {
+  return { ...raw, status: raw.status === 1 }
 }
 
-export function getCompanyRow(db: DB, companyId: number): CompanyRow {
-  const row = db.select().from(companies).where(eq(companies.id, companyId)).get()
+/**
+ * A company with its plan's name (null when the plan is gone) and how much of its plan it uses (the super
+ * user's table shows it beside the plan's limits).
+ */
+type ListedCompany = RawCompanyRow & {
+  planName: string | null
+  users: number
+  connections: number
+  queues: number
+}
+
+const LISTED_COLUMNS = `${COMPANY_COLUMNS},
+  (SELECT name FROM plans WHERE plans.id = companies.plan_id) AS planName,
+  (SELECT count(*) FROM users WHERE users.company_id = companies.id) AS users,
+  (SELECT count(*) FROM whatsapps WHERE whatsapps.company_id = companies.id) AS connections,
+  (SELECT count(*) FROM queues WHERE queues.company_id = companies.id) AS queues`
+
+function listedDto(row: ListedCompany): CompanyDto {
+  const { planName, users, connections, queues, ...company } = row
+  return toCompanyDto(
+    companyRow(company),
+    planName === null ? null : { id: company.planId, name: planName },
+    { users, connections, queues },
+  )
+}
+
+export function getCompanyRow(db: Connection, companyId: number): CompanyRow {
+  const row = stmt<RawCompanyRow, [number]>(
+    sqliteOf(db),
+    `SELECT ${COMPANY_COLUMNS} FROM companies WHERE id = ?`,
+  ).get(companyId)
   if (!row) throw new AppError('ERR_NO_COMPANY_FOUND', 'Company not found')
-  return row
+  return companyRow(row)
 }
-
-/** Name contains the term, case-insensitive and literal; a null term matches every company. */
-const nameMatches = () =>
-  sql`(${sql.placeholder('term')} IS NULL OR instr(lower(${companies.name}), lower(${sql.placeholder('term')})) > 0)`
-
-const companiesPage = preparedOnce((db) =>
-  companiesWithPlans(db)
-    .where(nameMatches())
-    .orderBy(asc(companies.name))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .prepare(),
-)
-
-const companiesCount = preparedOnce((db) =>
-  db.select({ n: count() }).from(companies).where(nameMatches()).prepare(),
-)
 
 export function listCompanies(
   ctx: Ctx,
   query: { searchParam?: string; pageNumber?: number },
 ): Paged<'companies', CompanyDto> {
   const at = pageWindow(query.pageNumber, COMPANIES_PAGE_SIZE)
-  const term = query.searchParam?.trim() || null
-  const page = pageOf(companiesPage(ctx.db).all({ term, limit: at.limit, offset: at.offset }), at)
-  return {
-    companies: page.rows.map((r) => toCompanyDto(r.company, r.plan, r.counts)),
-    count: pageCount(page, () => companiesCount(ctx.db).get({ term })?.n ?? 0),
-    hasMore: page.hasMore,
-  }
+  // Name contains the term, case-insensitive and literal; a null term matches every company.
+  const page = listPage<ListedCompany, { term: string | null }>(
+    ctx.sqlite,
+    {
+      columns: LISTED_COLUMNS,
+      from: 'companies',
+      where: '($term IS NULL OR instr(lower(name), lower($term)) > 0)',
+      order: 'ORDER BY name',
+    },
+    { term: query.searchParam?.trim() || null },
+    at,
+  )
+  return { companies: page.rows.map(listedDto), count: page.count, hasMore: page.hasMore }
 }
 
 export function listAllCompanies(ctx: Ctx): CompanyDto[] {
-  return companiesWithPlans(ctx.db)
-    .orderBy(asc(companies.name))
+  return stmt<ListedCompany, []>(ctx.sqlite, `SELECT ${LISTED_COLUMNS} FROM companies ORDER BY name`)
     .all()
-    .map((r) => toCompanyDto(r.company, r.plan, r.counts))
+    .map(listedDto)
 }
 
 /**
@@ -125,13 +155,18 @@ export function readCompany(ctx: Ctx, companyId: number): CompanyDto {
 }
 
 export function getCompany(ctx: Ctx, companyId: number): CompanyDto {
-  const row = companiesWithPlans(ctx.db).where(eq(companies.id, companyId)).get()
+  const row = stmt<ListedCompany, [number]>(
+    ctx.sqlite,
+    `SELECT ${LISTED_COLUMNS} FROM companies WHERE id = ?`,
+  ).get(companyId)
   if (!row) throw new AppError('ERR_NO_COMPANY_FOUND', 'Company not found')
-  return toCompanyDto(row.company, row.plan, row.counts)
+  return listedDto(row)
 }
 
-function assertNameFree(db: DB, name: string, exceptId?: number) {
-  const other = db.select({ id: companies.id }).from(companies).where(eq(companies.name, name)).get()
+function assertNameFree(db: Connection, name: string, exceptId?: number) {
+  const other = stmt<{ id: number }, [string]>(sqliteOf(db), 'SELECT id FROM companies WHERE name = ?').get(
+    name,
+  )
   if (other && other.id !== exceptId)
     throw fieldError('name', 'Another company has this name', 'ERR_COMPANY_NAME_ALREADY_EXISTS')
 }
@@ -143,50 +178,56 @@ function assertNameFree(db: DB, name: string, exceptId?: number) {
 export async function createCompany(
   ctx: Ctx,
   input: CreateCompanyInput,
-  alsoInTransaction?: (tx: DB, companyId: number) => void,
+  alsoInTransaction?: (sqlite: Database, companyId: number) => void,
 ): Promise<CompanyDto> {
   const passwordHash = await hashPassword(input.password)
   const { password: _password, userName, ...fields } = input
-  const id = transact(ctx, (tx) => {
-    getPlanRow(tx, input.planId)
-    assertNameFree(tx, input.name)
-    if (tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get()) {
+  const id = transact(ctx, (sqlite) => {
+    getPlanRow(sqlite, input.planId)
+    assertNameFree(sqlite, input.name)
+    if (stmt<{ id: number }, [string]>(sqlite, 'SELECT id FROM users WHERE email = ?').get(input.email)) {
       throw fieldError('email', 'A user already has this e-mail', 'ERR_EMAIL_ALREADY_EXISTS')
     }
     const now = ctx.clock.now()
-    const company = tx
-      .insert(companies)
-      .values({ ...fields, dueDate: fields.dueDate ?? null, createdAt: now, updatedAt: now })
-      .returning()
-      .get()
-    ensureDefaultSettings(tx, company.id, now)
+    const set = assignments(COMPANY_COLUMN, {
+      ...fields,
+      dueDate: fields.dueDate ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    const company = stmt<{ id: number }, Assignment['value'][]>(
+      sqlite,
+      `INSERT INTO companies (${set.map((a) => a.column).join(', ')}) VALUES (${set.map(() => '?').join(', ')})
+       RETURNING id`,
+    ).get(...set.map((a) => a.value)) as { id: number }
+    ensureDefaultSettings(sqlite, company.id, now)
     insertUser(
-      tx,
+      sqlite,
       company.id,
       { name: userName ?? input.name.slice(0, 50), email: input.email, profile: 'admin', passwordHash },
       now,
     )
-    ensureCompanyInvoice(tx, company.id, now) // an invoice at once when created inside the 10-day window
-    alsoInTransaction?.(tx, company.id)
+    ensureCompanyInvoice(sqlite, company.id, now) // an invoice at once when created inside the 10-day window
+    alsoInTransaction?.(sqlite, company.id)
     return company.id
   })
   return getCompany(ctx, id)
 }
 
 export function updateCompany(ctx: Ctx, companyId: number, input: UpdateCompanyInput): CompanyDto {
-  transact(ctx, (tx, events) => {
-    getCompanyRow(tx, companyId)
-    if (input.name) assertNameFree(tx, input.name, companyId)
-    if (input.planId) getPlanRow(tx, input.planId)
+  transact(ctx, (sqlite, events) => {
+    getCompanyRow(sqlite, companyId)
+    if (input.name) assertNameFree(sqlite, input.name, companyId)
+    if (input.planId) getPlanRow(sqlite, input.planId)
     if (companyId === ctx.actor.companyId && input.status === false) {
       throw fieldError('status', 'The platform company cannot be deactivated')
     }
-    const updated = tx
-      .update(companies)
-      .set({ ...input, updatedAt: ctx.clock.now() })
-      .where(eq(companies.id, companyId))
-      .returning()
-      .get()
+    const set = assignments(COMPANY_COLUMN, { ...input, updatedAt: ctx.clock.now() })
+    const updated = stmt<Pick<RawCompanyRow, 'status' | 'dueDate'>, Assignment['value'][]>(
+      sqlite,
+      `UPDATE companies SET ${set.map((a) => `${a.column} = ?`).join(', ')} WHERE id = ?
+       RETURNING status, due_date AS dueDate`,
+    ).get(...set.map((a) => a.value), companyId) as Pick<RawCompanyRow, 'status' | 'dueDate'>
     // Requests of a closed company are refused from now on (http/auth.ts); its open sockets end here.
     const expired = !!updated.dueDate && updated.dueDate < isoDate(ctx.clock.now())
     if (companyId !== ctx.actor.companyId && (!updated.status || expired)) {
@@ -194,7 +235,7 @@ export function updateCompany(ctx: Ctx, companyId: number, input: UpdateCompanyI
       events.afterCommit(() => ctx.hub.disconnectCompany(companyId, reason))
     }
     // A moved due date voids the old one's open invoice and issues its own if inside the invoice window.
-    ensureCompanyInvoice(tx, companyId, ctx.clock.now(), events)
+    ensureCompanyInvoice(sqlite, companyId, ctx.clock.now(), events)
   })
   return getCompany(ctx, companyId)
 }
@@ -204,16 +245,16 @@ export function updateCompany(ctx: Ctx, companyId: number, input: UpdateCompanyI
  * A company without a due date (the platform's own) never expires and has nothing to move.
  */
 export function extendCompany(ctx: Ctx, companyId: number): CompanyDto {
-  transact(ctx, (tx, events) => {
-    const row = getCompanyRow(tx, companyId)
+  transact(ctx, (sqlite, events) => {
+    const row = getCompanyRow(sqlite, companyId)
     if (!row.dueDate)
       throw fieldError('dueDate', 'This company has no due date to move', 'ERR_COMPANY_NO_DUE_DATE')
-    tx.update(companies)
-      .set({ dueDate: addRecurrence(row.dueDate, row.recurrence), updatedAt: ctx.clock.now() })
-      .where(eq(companies.id, companyId))
-      .run()
+    stmt<unknown, [string, number, number]>(
+      sqlite,
+      'UPDATE companies SET due_date = ?, updated_at = ? WHERE id = ?',
+    ).run(addRecurrence(row.dueDate, row.recurrence), ctx.clock.now(), companyId)
     // The old due date's open invoice becomes void; the new one's is issued if already inside the window.
-    ensureCompanyInvoice(tx, companyId, ctx.clock.now(), events)
+    ensureCompanyInvoice(sqlite, companyId, ctx.clock.now(), events)
   })
   return getCompany(ctx, companyId)
 }
@@ -222,10 +263,12 @@ export function deleteCompany(ctx: Ctx, companyId: number) {
   if (companyId === ctx.actor.companyId) {
     throw new AppError('ERR_CANNOT_DELETE_PLATFORM_COMPANY', 'The platform company cannot be deleted')
   }
-  const members = ctx.db.select({ id: users.id }).from(users).where(eq(users.companyId, companyId)).all()
-  transact(ctx, (tx, events) => {
-    getCompanyRow(tx, companyId)
-    tx.delete(companies).where(eq(companies.id, companyId)).run()
+  const members = stmt<{ id: number }, [number]>(ctx.sqlite, 'SELECT id FROM users WHERE company_id = ?').all(
+    companyId,
+  )
+  transact(ctx, (sqlite, events) => {
+    getCompanyRow(sqlite, companyId)
+    stmt<unknown, [number]>(sqlite, 'DELETE FROM companies WHERE id = ?').run(companyId)
     events.afterCommit(() => {
       for (const { id } of members) ctx.hub.disconnectUser(id, 'company deleted')
     })
@@ -247,7 +290,7 @@ function assertMayEditHours(ctx: Ctx, companyId: number) {
 /** GET /companies/{id}/schedules: the hours in force (the spec's defaults when never set). */
 export function getCompanySchedules(ctx: Ctx, companyId: number): { id: number; schedules: ScheduleEntry[] } {
   assertMayEditHours(ctx, companyId)
-  const row = getCompanyRow(ctx.db, companyId)
+  const row = getCompanyRow(ctx.sqlite, companyId)
   return { id: row.id, schedules: effectiveSchedules(row.schedules) }
 }
 
@@ -258,14 +301,15 @@ export function updateCompanySchedules(
   schedules: ScheduleEntry[] | null,
 ): { id: number; schedules: ScheduleEntry[] } {
   assertMayEditHours(ctx, companyId)
-  return transact(ctx, (tx) => {
-    getCompanyRow(tx, companyId)
-    const row = tx
-      .update(companies)
-      .set({ schedules: serializeSchedules(schedules ?? defaultSchedules()), updatedAt: ctx.clock.now() })
-      .where(eq(companies.id, companyId))
-      .returning()
-      .get()
+  return transact(ctx, (sqlite) => {
+    getCompanyRow(sqlite, companyId)
+    const row = stmt<Pick<CompanyRow, 'id' | 'schedules'>, [string, number, number]>(
+      sqlite,
+      'UPDATE companies SET schedules = ?, updated_at = ? WHERE id = ? RETURNING id, schedules',
+    ).get(serializeSchedules(schedules ?? defaultSchedules()), ctx.clock.now(), companyId) as Pick<
+      CompanyRow,
+      'id' | 'schedules'
+    >
     return { id: row.id, schedules: effectiveSchedules(row.schedules) }
   })
 }

@@ -1,14 +1,22 @@
-import { and, asc, count, eq, inArray, ne } from 'drizzle-orm'
-import type { WhatsappDto } from '../../../shared/api'
+import type { Database } from 'bun:sqlite'
+import type { ConnectionHealth, WhatsappDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import { effectiveSchedules, serializeSchedules } from '../../../shared/schedules'
 import type { CreateConnectionInput, UpdateConnectionInput } from '../../../shared/schemas/whatsapp'
+import {
+  CONNECTION_COLUMNS,
+  insertConnectionRow,
+  type RawConnectionRow,
+  toConnectionRow,
+  updateConnectionRow,
+} from '../../channels/connection-row'
+import { healthOf } from '../../channels/health'
 import { isoTime } from '../../clock'
 import type { Ctx } from '../../context'
 import { isAdminActor, transact } from '../../context'
-import type { DB } from '../../db/client'
-import { sqliteOf } from '../../db/connection'
-import { queues, users, type WhatsappRow, whatsappQueues, whatsapps } from '../../db/schema'
+import { type Connection, sqliteOf } from '../../db/connection'
+import type { WhatsappRow } from '../../db/schema'
+import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
 import { forgetAllFinished } from '../chatbot/finished'
@@ -24,30 +32,38 @@ export function newApiToken() {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
 }
 
-function queuesOf(db: DB, connectionIds: number[]) {
+type QueueRef = WhatsappDto['queues'][number]
+
+function queuesOf(sqlite: Database, connectionIds: number[]) {
   const byConnection = new Map<number, WhatsappDto['queues']>()
   if (!connectionIds.length) return byConnection
-  const rows = db
-    .select({ whatsappId: whatsappQueues.whatsappId, id: queues.id, name: queues.name, color: queues.color })
-    .from(whatsappQueues)
-    .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
-    .where(inArray(whatsappQueues.whatsappId, connectionIds))
-    .orderBy(asc(queues.orderQueue), asc(queues.name))
-    .all()
+  const rows = stmt<QueueRef & { whatsappId: number }, [string]>(
+    sqlite,
+    `SELECT wq.whatsapp_id AS whatsappId, q.id, q.name, q.color
+       FROM whatsapp_queues wq JOIN queues q ON q.id = wq.queue_id
+      WHERE wq.whatsapp_id IN (SELECT value FROM json_each(?))
+      ORDER BY q.order_queue, q.name`,
+  ).all(JSON.stringify(connectionIds))
   for (const { whatsappId, ...queue } of rows)
     byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queue])
   return byConnection
 }
 
-/** Admins see everything; attendants (who pick connections when transferring) never see secrets. */
+/**
+ * Admins see everything (with the connection's health when given); attendants (who pick connections when
+ * transferring) never see secrets.
+ */
 export function toConnectionDto(
   row: WhatsappRow,
   queueRefs: WhatsappDto['queues'],
   admin: boolean,
+  simulated = false,
+  health?: ConnectionHealth,
 ): WhatsappDto {
   const { createdAt, updatedAt, token, qrcode, pairingCode, schedules, ...rest } = row
   return {
     ...rest,
+    ...(simulated ? { simulated: true as const } : {}),
     schedules: effectiveSchedules(schedules),
     token: admin ? token : null,
     qrcode: admin ? qrcode : '',
@@ -55,52 +71,74 @@ export function toConnectionDto(
     queues: queueRefs,
     createdAt: isoTime(createdAt)!,
     updatedAt: isoTime(updatedAt)!,
+    ...(admin && health ? { health } : {}),
   }
 }
 
 /** The one way to load a connection: another company's id is simply not found. */
-export function getConnectionRowInCompany(db: DB, companyId: number, connectionId: number): WhatsappRow {
-  const row = db
-    .select()
-    .from(whatsapps)
-    .where(and(eq(whatsapps.id, connectionId), eq(whatsapps.companyId, companyId)))
-    .get()
-  if (!row) throw new AppError('ERR_NO_WAPP_FOUND', 'Connection not found')
-  return row
+export function getConnectionRowInCompany(
+  db: Connection,
+  companyId: number,
+  connectionId: number,
+): WhatsappRow {
+  const raw = stmt<RawConnectionRow, [number, number]>(
+    sqliteOf(db),
+    `SELECT ${CONNECTION_COLUMNS} FROM whatsapps WHERE id = ? AND company_id = ?`,
+  ).get(connectionId, companyId)
+  if (!raw) throw new AppError('ERR_NO_WAPP_FOUND', 'Connection not found')
+  return toConnectionRow(raw)
+}
+
+/** Real-WhatsApp connections of a server running against the simulator talk to the simulator, not WhatsApp. */
+function simulated(ctx: Ctx, row: WhatsappRow) {
+  return !!ctx.waSimulator && row.provider === 'beta'
 }
 
 export function connectionDto(ctx: Ctx, row: WhatsappRow) {
-  return toConnectionDto(row, queuesOf(ctx.db, [row.id]).get(row.id) ?? [], isAdminActor(ctx.actor))
+  const admin = isAdminActor(ctx.actor)
+  return toConnectionDto(
+    row,
+    queuesOf(ctx.sqlite, [row.id]).get(row.id) ?? [],
+    admin,
+    simulated(ctx, row),
+    admin ? healthOf(ctx.sqlite, [row.id]).get(row.id) : undefined,
+  )
+}
+
+/** The company's connections by name, then id (the order of the index the search walks anyway). */
+function connectionRowsOf(sqlite: Database, companyId: number) {
+  return stmt<RawConnectionRow, [number]>(
+    sqlite,
+    `SELECT ${CONNECTION_COLUMNS} FROM whatsapps WHERE company_id = ? ORDER BY name, id`,
+  )
+    .all(companyId)
+    .map(toConnectionRow)
 }
 
 export function listConnections(ctx: Ctx): WhatsappDto[] {
-  const rows = ctx.db
-    .select()
-    .from(whatsapps)
-    .where(eq(whatsapps.companyId, ctx.actor.companyId))
-    .orderBy(asc(whatsapps.name), asc(whatsapps.id))
-    .all()
-  const refs = queuesOf(
-    ctx.db,
-    rows.map((r) => r.id),
+  const rows = connectionRowsOf(ctx.sqlite, ctx.actor.companyId)
+  const ids = rows.map((r) => r.id)
+  const refs = queuesOf(ctx.sqlite, ids)
+  const admin = isAdminActor(ctx.actor)
+  const health = admin ? healthOf(ctx.sqlite, ids) : undefined
+  return rows.map((r) =>
+    toConnectionDto(r, refs.get(r.id) ?? [], admin, simulated(ctx, r), health?.get(r.id)),
   )
-  return rows.map((r) => toConnectionDto(r, refs.get(r.id) ?? [], isAdminActor(ctx.actor)))
 }
 
 export function getConnection(ctx: Ctx, connectionId: number): WhatsappDto {
-  return connectionDto(ctx, getConnectionRowInCompany(ctx.db, ctx.actor.companyId, connectionId))
+  return connectionDto(ctx, getConnectionRowInCompany(ctx.sqlite, ctx.actor.companyId, connectionId))
 }
 
 type Rules = Partial<CreateConnectionInput> & { queueIds?: number[] }
 
 /** The spec's rules across fields, checked on the connection as it will be after the change. */
-function assertRules(db: DB, companyId: number, next: Rules, exceptId?: number) {
+function assertRules(sqlite: Database, companyId: number, next: Rules, exceptId?: number) {
   if (next.name) {
-    const clash = db
-      .select({ id: whatsapps.id })
-      .from(whatsapps)
-      .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.name, next.name)))
-      .get()
+    const clash = stmt<{ id: number }, [number, string]>(
+      sqlite,
+      'SELECT id FROM whatsapps WHERE company_id = ? AND name = ?',
+    ).get(companyId, next.name)
     if (clash && clash.id !== exceptId)
       throw fieldError('name', 'Another connection already has this name', 'ERR_WAPP_NAME_ALREADY_EXISTS')
   }
@@ -122,17 +160,16 @@ function assertRules(db: DB, companyId: number, next: Rules, exceptId?: number) 
   }
   const queueIds = [...new Set([...(next.queueIds ?? []), ...(next.sendIdQueue ? [next.sendIdQueue] : [])])]
   if (queueIds.length) {
-    const found = db
-      .select({ id: queues.id })
-      .from(queues)
-      .where(and(eq(queues.companyId, companyId), inArray(queues.id, queueIds)))
-      .all()
+    const found = stmt<{ id: number }, [number, string]>(
+      sqlite,
+      'SELECT id FROM queues WHERE company_id = ? AND id IN (SELECT value FROM json_each(?))',
+    ).all(companyId, JSON.stringify(queueIds))
     if (found.length !== queueIds.length)
       throw fieldError(next.queueIds?.length ? 'queueIds' : 'sendIdQueue', 'Unknown queue')
   }
-  if (next.promptId != null && !promptExists(sqliteOf(db), companyId, next.promptId))
+  if (next.promptId != null && !promptExists(sqlite, companyId, next.promptId))
     throw fieldError('promptId', 'No such prompt in this company')
-  if (next.integrationId != null && !integrationExists(sqliteOf(db), companyId, next.integrationId))
+  if (next.integrationId != null && !integrationExists(sqlite, companyId, next.integrationId))
     throw fieldError('integrationId', 'No such integration in this company')
   if (
     next.collectiveVacationStart &&
@@ -149,26 +186,39 @@ function assertRules(db: DB, companyId: number, next: Rules, exceptId?: number) 
 const storedSchedules = (schedules: UpdateConnectionInput['schedules']) =>
   schedules === undefined ? {} : { schedules: schedules ? serializeSchedules(schedules) : '[]' }
 
-function setQueues(tx: DB, connectionId: number, queueIds: number[]) {
-  tx.delete(whatsappQueues).where(eq(whatsappQueues.whatsappId, connectionId)).run()
-  const unique = [...new Set(queueIds)]
-  if (unique.length)
-    tx.insert(whatsappQueues)
-      .values(unique.map((queueId) => ({ whatsappId: connectionId, queueId })))
-      .run()
+function setQueues(sqlite: Database, connectionId: number, queueIds: number[]) {
+  stmt<unknown, [number]>(sqlite, 'DELETE FROM whatsapp_queues WHERE whatsapp_id = ?').run(connectionId)
+  const insert = stmt<unknown, [number, number]>(
+    sqlite,
+    'INSERT INTO whatsapp_queues (whatsapp_id, queue_id) VALUES (?, ?)',
+  )
+  for (const queueId of new Set(queueIds)) insert.run(connectionId, queueId)
 }
 
-function publish(ctx: Ctx, events: EventBuffer, row: WhatsappRow, action: 'create' | 'update') {
-  const whatsapp = toConnectionDto(row, queuesOf(ctx.db, [row.id]).get(row.id) ?? [], true)
+/** Published on the transaction's connection; `ctx` only says whether the server runs against the simulator. */
+function publish(
+  ctx: Ctx,
+  sqlite: Database,
+  events: EventBuffer,
+  row: WhatsappRow,
+  action: 'create' | 'update',
+) {
+  const whatsapp = toConnectionDto(
+    row,
+    queuesOf(sqlite, [row.id]).get(row.id) ?? [],
+    true,
+    simulated(ctx, row),
+    healthOf(sqlite, [row.id]).get(row.id),
+  )
   events.publish(rooms.admins(row.companyId), channel(row.companyId, 'whatsapp'), { action, whatsapp })
 }
 
 /** Only one default per company: making one the default takes the flag from the others. */
-function clearOtherDefaults(tx: DB, companyId: number, exceptId: number) {
-  tx.update(whatsapps)
-    .set({ isDefault: false })
-    .where(and(eq(whatsapps.companyId, companyId), ne(whatsapps.id, exceptId), eq(whatsapps.isDefault, true)))
-    .run()
+function clearOtherDefaults(sqlite: Database, companyId: number, exceptId: number) {
+  stmt<unknown, [number, number]>(
+    sqlite,
+    'UPDATE whatsapps SET is_default = 0 WHERE company_id = ? AND id <> ? AND is_default = 1',
+  ).run(companyId, exceptId)
 }
 
 export async function createConnection(ctx: Ctx, input: CreateConnectionInput): Promise<WhatsappDto> {
@@ -183,31 +233,28 @@ export async function createConnection(ctx: Ctx, input: CreateConnectionInput): 
     )
   }
   const { queueIds = [], schedules, ...fields } = input
-  const row = transact(ctx, (tx, events) => {
-    assertWithinPlanLimit(ctx, 'connections', tx)
-    assertRules(tx, companyId, input)
+  const row = transact(ctx, (sqlite, events) => {
+    assertWithinPlanLimit(ctx, 'connections', sqlite)
+    assertRules(sqlite, companyId, input)
     const first =
-      (tx.select({ n: count() }).from(whatsapps).where(eq(whatsapps.companyId, companyId)).get()?.n ?? 0) ===
-      0
-    if (input.isDefault) clearOtherDefaults(tx, companyId, 0)
-    const now = ctx.clock.now()
-    const created = tx
-      .insert(whatsapps)
-      .values({
-        ...fields,
-        ...storedSchedules(schedules),
-        provider,
+      stmt<{ n: number }, [number]>(sqlite, 'SELECT count(*) AS n FROM whatsapps WHERE company_id = ?').get(
         companyId,
-        isDefault: first || !!input.isDefault,
-        token: newApiToken(),
-        status: 'OPENING',
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get()
-    setQueues(tx, created.id, queueIds)
-    publish(ctx, events, created, 'create')
+      )!.n === 0
+    if (input.isDefault) clearOtherDefaults(sqlite, companyId, 0)
+    const now = ctx.clock.now()
+    const created = insertConnectionRow(sqlite, {
+      ...fields,
+      ...storedSchedules(schedules),
+      provider,
+      companyId,
+      isDefault: first || !!input.isDefault,
+      token: newApiToken(),
+      status: 'OPENING',
+      createdAt: now,
+      updatedAt: now,
+    })
+    setQueues(sqlite, created.id, queueIds)
+    publish(ctx, sqlite, events, created, 'create')
     return created
   })
   // A new connection starts at once, so its QR code is ready when the dialog opens.
@@ -219,11 +266,11 @@ export async function createConnection(ctx: Ctx, input: CreateConnectionInput): 
 
 export function updateConnection(ctx: Ctx, connectionId: number, input: UpdateConnectionInput): WhatsappDto {
   const { companyId } = ctx.actor
-  const row = transact(ctx, (tx, events) => {
-    const current = getConnectionRowInCompany(tx, companyId, connectionId)
-    const currentQueues = (queuesOf(tx, [connectionId]).get(connectionId) ?? []).map((q) => q.id)
+  const row = transact(ctx, (sqlite, events) => {
+    const current = getConnectionRowInCompany(sqlite, companyId, connectionId)
+    const currentQueues = (queuesOf(sqlite, [connectionId]).get(connectionId) ?? []).map((q) => q.id)
     const next = { ...current, ...input, schedules: undefined, queueIds: input.queueIds ?? currentQueues }
-    assertRules(tx, companyId, { ...next, name: input.name }, connectionId)
+    assertRules(sqlite, companyId, { ...next, name: input.name }, connectionId)
     if (current.isDefault && input.isDefault === false) {
       throw new AppError(
         'ERR_NO_OTHER_WHATSAPP',
@@ -231,18 +278,17 @@ export function updateConnection(ctx: Ctx, connectionId: number, input: UpdateCo
       )
     }
     const { queueIds, schedules, ...fields } = input
-    if (input.isDefault) clearOtherDefaults(tx, companyId, connectionId)
-    const updated = tx
-      .update(whatsapps)
-      .set({ ...fields, ...storedSchedules(schedules), updatedAt: ctx.clock.now() })
-      .where(eq(whatsapps.id, connectionId))
-      .returning()
-      .get()
-    if (queueIds) setQueues(tx, connectionId, queueIds)
+    if (input.isDefault) clearOtherDefaults(sqlite, companyId, connectionId)
+    const updated = updateConnectionRow(sqlite, connectionId, {
+      ...fields,
+      ...storedSchedules(schedules),
+      updatedAt: ctx.clock.now(),
+    })!
+    if (queueIds) setQueues(sqlite, connectionId, queueIds)
     // A bot given to the connection takes its waiting tickets with their next message (chatbot/finished.ts).
     if (updated.integrationId !== current.integrationId || updated.promptId !== current.promptId)
       events.afterCommit(() => forgetAllFinished(ctx))
-    publish(ctx, events, updated, 'update')
+    publish(ctx, sqlite, events, updated, 'update')
     return updated
   })
   return connectionDto(ctx, row)
@@ -250,15 +296,13 @@ export function updateConnection(ctx: Ctx, connectionId: number, input: UpdateCo
 
 /** POST /whatsapp/{id}/token: a new API token; the old one stops working at once. */
 export function renewConnectionToken(ctx: Ctx, connectionId: number): WhatsappDto {
-  const row = transact(ctx, (tx, events) => {
-    getConnectionRowInCompany(tx, ctx.actor.companyId, connectionId)
-    const updated = tx
-      .update(whatsapps)
-      .set({ token: newApiToken(), updatedAt: ctx.clock.now() })
-      .where(eq(whatsapps.id, connectionId))
-      .returning()
-      .get()
-    publish(ctx, events, updated, 'update')
+  const row = transact(ctx, (sqlite, events) => {
+    getConnectionRowInCompany(sqlite, ctx.actor.companyId, connectionId)
+    const updated = updateConnectionRow(sqlite, connectionId, {
+      token: newApiToken(),
+      updatedAt: ctx.clock.now(),
+    })!
+    publish(ctx, sqlite, events, updated, 'update')
     return updated
   })
   return connectionDto(ctx, row)
@@ -266,28 +310,23 @@ export function renewConnectionToken(ctx: Ctx, connectionId: number): WhatsappDt
 
 export async function deleteConnection(ctx: Ctx, connectionId: number) {
   const { companyId } = ctx.actor
-  getConnectionRowInCompany(ctx.db, companyId, connectionId)
+  getConnectionRowInCompany(ctx.sqlite, companyId, connectionId)
   await ctx.channels.logout(connectionId)
-  transact(ctx, (tx, events) => {
-    const row = getConnectionRowInCompany(tx, companyId, connectionId)
-    tx.delete(whatsapps).where(eq(whatsapps.id, connectionId)).run()
+  transact(ctx, (sqlite, events) => {
+    const row = getConnectionRowInCompany(sqlite, companyId, connectionId)
+    stmt<unknown, [number]>(sqlite, 'DELETE FROM whatsapps WHERE id = ?').run(connectionId)
     // Users who had it as their default connection go back to none.
-    tx.update(users).set({ whatsappId: null }).where(eq(users.whatsappId, connectionId)).run()
+    stmt<unknown, [number]>(sqlite, 'UPDATE users SET whatsapp_id = NULL WHERE whatsapp_id = ?').run(
+      connectionId,
+    )
     if (row.isDefault) {
-      const heir = tx
-        .select()
-        .from(whatsapps)
-        .where(eq(whatsapps.companyId, companyId))
-        .orderBy(asc(whatsapps.id))
-        .get()
+      const heir = stmt<{ id: number }, [number]>(
+        sqlite,
+        'SELECT id FROM whatsapps WHERE company_id = ? ORDER BY id LIMIT 1',
+      ).get(companyId)
       if (heir) {
-        const promoted = tx
-          .update(whatsapps)
-          .set({ isDefault: true })
-          .where(eq(whatsapps.id, heir.id))
-          .returning()
-          .get()
-        publish(ctx, events, promoted, 'update')
+        const promoted = updateConnectionRow(sqlite, heir.id, { isDefault: true })!
+        publish(ctx, sqlite, events, promoted, 'update')
       }
     }
     events.publish(rooms.admins(companyId), channel(companyId, 'whatsapp'), {
@@ -299,7 +338,7 @@ export async function deleteConnection(ctx: Ctx, connectionId: number) {
 
 /** POST /whatsappsession/{id}: starts (or resumes) the session; a phone asks for a pairing code. */
 export async function startSession(ctx: Ctx, connectionId: number, options: { phone?: string } = {}) {
-  const row = getConnectionRowInCompany(ctx.db, ctx.actor.companyId, connectionId)
+  const row = getConnectionRowInCompany(ctx.sqlite, ctx.actor.companyId, connectionId)
   if (options.phone) await ctx.channels.stop(connectionId)
   await ctx.channels.start(row, { pairingPhone: options.phone })
   return getConnection(ctx, connectionId)
@@ -307,7 +346,7 @@ export async function startSession(ctx: Ctx, connectionId: number, options: { ph
 
 /** PUT /whatsappsession/{id}: forgets the link and starts over with a new QR code. */
 export async function renewQrCode(ctx: Ctx, connectionId: number) {
-  const row = getConnectionRowInCompany(ctx.db, ctx.actor.companyId, connectionId)
+  const row = getConnectionRowInCompany(ctx.sqlite, ctx.actor.companyId, connectionId)
   await ctx.channels.logout(connectionId)
   await ctx.channels.start(row)
   return getConnection(ctx, connectionId)
@@ -315,14 +354,14 @@ export async function renewQrCode(ctx: Ctx, connectionId: number) {
 
 /** DELETE /whatsappsession/{id}: unlinks the number; the connection stays, DISCONNECTED. */
 export async function disconnectSession(ctx: Ctx, connectionId: number) {
-  getConnectionRowInCompany(ctx.db, ctx.actor.companyId, connectionId)
+  getConnectionRowInCompany(ctx.sqlite, ctx.actor.companyId, connectionId)
   await ctx.channels.logout(connectionId)
   return getConnection(ctx, connectionId)
 }
 
 /** POST /whatsapp-restart/: restarts every connection of the company that has a session. */
 export async function restartCompanySessions(ctx: Ctx) {
-  const rows = ctx.db.select().from(whatsapps).where(eq(whatsapps.companyId, ctx.actor.companyId)).all()
+  const rows = connectionRowsOf(ctx.sqlite, ctx.actor.companyId)
   for (const row of rows) {
     if (row.status === 'DISCONNECTED' && !ctx.channels.session(row.id)) continue
     await ctx.channels

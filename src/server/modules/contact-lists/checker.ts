@@ -7,7 +7,6 @@
  */
 import type { Deps } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import type { Job } from '../../jobs/registry'
 import { type ConnectionDoor, doorOf } from '../outbound/door'
 import { publishItem as publishItemRow } from './live'
@@ -67,8 +66,7 @@ function newChecker(deps: Deps): Checker {
     // A check is not a message: it takes a turn in the connection's line, uncounted (outbound/door.ts).
     const answers = await door.turn('conversation', (turn) => turn.check(unique))
     const exists = new Map(answers.map((a) => [a.phone, a.exists]))
-    transact(deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(deps, (sqlite, events) => {
       const now = deps.clock.now()
       for (const item of batch) {
         const valid = exists.get(item.number)

@@ -23,7 +23,6 @@ import { AppError } from '../../../shared/errors'
 import { isoString } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import type { Job } from '../../jobs/registry'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
@@ -142,8 +141,7 @@ export function startImport(
 ): SpreadsheetImportDto {
   const { companyId } = ctx.actor
   const userId = ctx.actor.kind === 'user' ? ctx.actor.userId : null
-  const job = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const job = transact(ctx, (sqlite, events) => {
     if (contactListId != null) contactListInCompany(sqlite, companyId, contactListId)
     const now = ctx.clock.now()
     const { id } = sqlite
@@ -299,8 +297,7 @@ function newImportRunner(deps: Deps): Runner {
     try {
       while (true) {
         const chunk = rows.slice(processed, processed + IMPORT_CHUNK)
-        const finished = transact(system, (tx, events) => {
-          const sqlite = sqliteOf(tx)
+        const finished = transact(system, (sqlite, events) => {
           const job = jobRow(sqlite, id)
           if (!job) return true // the list was deleted with its imports
           const now = deps.clock.now()
@@ -347,8 +344,7 @@ function newImportRunner(deps: Deps): Runner {
       if (start.target === 'contactList') validityChecker(deps).kick(start.companyId)
     } catch (err) {
       deps.log.warn('spreadsheet import failed', { importId: id, error: (err as Error).message })
-      transact(system, (tx, events) => {
-        const sqlite = sqliteOf(tx)
+      transact(system, (sqlite, events) => {
         sqlite
           .query(
             "UPDATE spreadsheet_imports SET state = 'failed', error = ?, rows = NULL, updated_at = ? WHERE id = ?",

@@ -3,10 +3,10 @@
  * (checker.ts) both publish items, so the shape lives below both.
  */
 import type { ContactListItemDto } from '../../../shared/contact-lists'
+import { maskName, maskNumber, type NumberVisibility } from '../../access/mask'
 import { isoString } from '../../clock'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { maskName, maskNumber, type NumberVisibility } from '../contacts/mask'
 
 export type RawItem = {
   id: number

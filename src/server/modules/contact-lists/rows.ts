@@ -1,6 +1,6 @@
 /** Spreadsheet rows as the imports apply them, and the spec's rules for one (no spreadsheet library here). */
 import type { ImportRejection } from '../../../shared/contact-lists'
-import { normalizeNumber, numberKey } from '../contacts/numbers'
+import { normalizeNumber, numberKey } from '../../../shared/numbers'
 
 /** A data row as read: its row number in the sheet (1 is the header) and the three texts. */
 export type SheetRow = { row: number; name: string; number: string; email: string }

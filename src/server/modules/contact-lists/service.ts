@@ -9,21 +9,20 @@ import type { Database } from 'bun:sqlite'
 import type { Paged } from '../../../shared/api'
 import type { ContactListDto, ContactListItemDto } from '../../../shared/contact-lists'
 import { AppError, fieldError } from '../../../shared/errors'
+import { normalizeNumber, numberKey } from '../../../shared/numbers'
 import type {
   ContactListInput,
   ContactListItemInput,
   ListContactListItemsQuery,
   ListContactListsQuery,
 } from '../../../shared/schemas/contact-lists'
+import { maskNumber, numberVisibility } from '../../access/mask'
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { maskNumber, numberVisibility } from '../contacts/mask'
-import { normalizeNumber, numberKey } from '../contacts/numbers'
 import { validityChecker } from './checker'
 import { publishItem, type RawItem, toItemDto } from './live'
 
@@ -124,8 +123,7 @@ export function getContactList(ctx: Ctx, id: number): ContactListDto {
 
 export function createContactList(ctx: Ctx, input: ContactListInput): ContactListDto {
   const { companyId } = ctx.actor
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const now = ctx.clock.now()
     const { id } = sqlite
       .query<{ id: number }, [number, string, number, number]>(
@@ -140,8 +138,7 @@ export function createContactList(ctx: Ctx, input: ContactListInput): ContactLis
 
 export function updateContactList(ctx: Ctx, id: number, input: ContactListInput): ContactListDto {
   const { companyId } = ctx.actor
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     contactListInCompany(sqlite, companyId, id)
     sqlite
       .query('UPDATE contact_lists SET name = ?, updated_at = ? WHERE id = ?')
@@ -155,8 +152,7 @@ export function updateContactList(ctx: Ctx, id: number, input: ContactListInput)
 /** Deletes the list with its items and its imports (the database cascades). */
 export function deleteContactList(ctx: Ctx, id: number) {
   const { companyId } = ctx.actor
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     contactListInCompany(sqlite, companyId, id)
     sqlite.query('DELETE FROM contact_lists WHERE id = ?').run(id)
     events.publish(rooms.admins(companyId), channel(companyId, 'ContactList'), { action: 'delete', id })
@@ -236,8 +232,7 @@ export function createContactListItem(ctx: Ctx, input: ContactListItemInput): Co
   if (input.contactListId == null) throw fieldError('contactListId', 'Required')
   const listId = input.contactListId
   const number = numberOf(input.number, null)
-  const item = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const item = transact(ctx, (sqlite, events) => {
     // A list of another company is a field error here: the path names no list.
     const list = sqlite
       .query<{ id: number }, [number, number]>('SELECT id FROM contact_lists WHERE id = ? AND company_id = ?')
@@ -263,8 +258,7 @@ export function createContactListItem(ctx: Ctx, input: ContactListItemInput): Co
 /** A PUT edits name, number and email; the list stays (an item does not move between lists). */
 export function updateContactListItem(ctx: Ctx, id: number, input: ContactListItemInput): ContactListItemDto {
   const { companyId } = ctx.actor
-  const item = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const item = transact(ctx, (sqlite, events) => {
     const current = itemInCompany(sqlite, companyId, id)
     const number = numberOf(input.number, current)
     assertNumberFree(sqlite, current.contactListId, number, id)
@@ -284,8 +278,7 @@ export function updateContactListItem(ctx: Ctx, id: number, input: ContactListIt
 
 export function deleteContactListItem(ctx: Ctx, id: number) {
   const { companyId } = ctx.actor
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     const item = itemInCompany(sqlite, companyId, id)
     sqlite.query('DELETE FROM contact_list_items WHERE id = ?').run(id)
     events.publish(rooms.admins(companyId), channel(companyId, 'ContactListItem'), {

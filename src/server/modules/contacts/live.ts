@@ -4,9 +4,9 @@
  * into their lists and refresh it on its tickets.
  */
 import type { ContactDto } from '../../../shared/api'
+import { maskContact } from '../../access/mask'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { maskContact } from './mask'
 
 /** The contact was created or changed (unmasked DTO in; each flavour gets its own). */
 export function publishContact(events: EventBuffer, contact: ContactDto) {

@@ -16,7 +16,6 @@ import { fieldError } from '../../../shared/errors'
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
 import { removeStoredMedia } from '../../media/store'
@@ -219,8 +218,7 @@ function stillUsed(sqlite: Database, companyId: number, path: string): boolean {
 /** `DELETE /contacts/{id}/personal-data`: see the file's comment. Answers what was erased. */
 export function erasePersonalData(ctx: Ctx, contactId: number): PersonalDataErased {
   const { companyId } = ctx.actor
-  const { files, picture, result } = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const { files, picture, result } = transact(ctx, (sqlite, events) => {
     const row = getContactRowInCompany(sqlite, companyId, contactId)
     if (row.isGroup)
       throw fieldError('id', 'A group is not a person: erase the personal data of its participants instead')

@@ -11,10 +11,10 @@
 
 import { createHash } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
+import { contactRef } from '../../channels/address'
 import type { ChannelSession } from '../../channels/types'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { signedMediaUrl } from '../../media/sign'
 import { mediaFilePath, storeMedia } from '../../media/store'
 import { guardedFetch } from '../../net/guarded-fetch'
@@ -26,7 +26,6 @@ import {
   toContactRow,
 } from './dto'
 import { publishContact } from './live'
-import { contactRef } from './resolve'
 
 export const PICTURE_REFRESH_MS = 24 * 60 * 60 * 1000
 /** A stored picture's link lives this long; a contact refreshed daily keeps renewing it. */
@@ -153,15 +152,14 @@ export async function refreshProfilePicture(
           : storeMedia(deps, contact.companyId, image.bytes, { mime: image.mime }).path
       next = signedMediaUrl(deps, contact.companyId, file, PICTURE_LINK_TTL_MS)
     }
-    const current = contactRowInCompany(deps.db, contact.companyId, contactId)
+    const current = contactRowInCompany(deps.sqlite, contact.companyId, contactId)
     if (!current) return
     if (next !== current.profilePicUrl) {
-      transact(deps, (tx, events) => {
-        const sqlite = sqliteOf(tx)
+      transact(deps, (sqlite, events) => {
         sqlite
           .query('UPDATE contacts SET profile_pic_url = ?, updated_at = ? WHERE id = ?')
           .run(next, deps.clock.now(), contactId)
-        const [dto] = loadContactDtos(tx, [contactId])
+        const [dto] = loadContactDtos(sqlite, [contactId])
         if (dto) publishContact(events, dto)
       })
     }

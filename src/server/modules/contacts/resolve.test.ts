@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'bun:test'
+import { contactJid, contactRef } from '../../channels/address'
 import { transact } from '../../context'
 import { EventBuffer } from '../../realtime/hub'
 import { createHarness, type Harness } from '../../test/harness'
-import { applyLidMapping, contactJid, contactRef, type InboundWho, resolveInboundContact } from './resolve'
+import { applyLidMapping, type InboundWho, resolveInboundContact } from './resolve'
 import { makeContact, makeMessage, makeTag, makeTicket, tagContact } from './testing'
 
 function resolve(h: Harness, who: Partial<InboundWho> & { whatsappId: number }, companyId = h.a.id) {

@@ -15,11 +15,11 @@
  * goes on in the other, and both stay in the kept contact's history. Tickets on different connections simply
  * move.
  *
- * Sending: `contactJid` addresses a contact WhatsApp has moved to LID addressing by its LID (see there).
+ * Sending: `contactJid` (channels/address.ts) addresses a contact WhatsApp has moved to LID addressing by its LID.
  */
 
 import type { Database } from 'bun:sqlite'
-import type { ContactRef } from '../../channels/types'
+import { normalizeNumber, numberKey } from '../../../shared/numbers'
 import type { Deps } from '../../context'
 import { transact } from '../../context'
 import { type Connection, sqliteOf } from '../../db/connection'
@@ -30,7 +30,6 @@ import { recordTicketEvent } from '../tickets/events'
 import { publishTicket } from '../tickets/live'
 import { CONTACT_ROW_COLUMNS, loadContactDtos, type RawContactRow, toContactRow } from './dto'
 import { publishContact, publishContactDeleted } from './live'
-import { normalizeNumber, numberKey } from './numbers'
 
 export type InboundWho = {
   /** The phone number (any form: digits, a JID), or null when WhatsApp gave only a LID. A group's id for a group. */
@@ -391,8 +390,7 @@ function closeTicketForMerge(sqlite: Database, companyId: number, ticketId: numb
 export function applyLidMapping(deps: Deps, companyId: number, mapping: { lid: string; number: string }) {
   const id = identityOf({ number: mapping.number, lid: mapping.lid, isGroup: false })
   if (!id.key || !id.lid) return
-  transact(deps, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(deps, (sqlite, events) => {
     const now = deps.clock.now()
     const byNumber = rowByKey(sqlite, companyId, id.key!)
     const byLid = rowByLid(sqlite, companyId, id.lid!)
@@ -410,28 +408,4 @@ export function applyLidMapping(deps: Deps, companyId: number, mapping: { lid: s
     applyPatch(sqlite, found.id, patch, now)
     publishContactById(sqlite, events, found.id)
   })
-}
-
-/**
- * The JID to send to. A group: `<id>@g.us`. A person WhatsApp has moved to LID addressing: `<lid>@lid`. We learn
- * a LID only from WhatsApp (a LID-addressed message, a mapping it sent), which it does once it addresses that
- * person by LID, and v7 sessions (Baileys) encrypt to LIDs anyway, so a known LID wins; otherwise the number,
- * as WhatsApp last wrote it (a Brazilian mobile in the form its account uses). Throws for a contact with neither.
- */
-export function contactJid(contact: Pick<ContactRow, 'number' | 'lid' | 'isGroup'>): string {
-  if (contact.isGroup) {
-    if (!contact.number) throw new Error('a group contact without its id')
-    return `${contact.number}@g.us`
-  }
-  if (contact.lid) return `${contact.lid}@lid`
-  if (contact.number) return `${contact.number}@s.whatsapp.net`
-  throw new Error('a contact without a number or a LID cannot be written to')
-}
-
-/** The channel's view of a contact: the JID to send to (`contactJid`), with the number and LID when known. */
-export function contactRef(contact: Pick<ContactRow, 'number' | 'lid' | 'isGroup'>): ContactRef {
-  const ref: ContactRef = { jid: contactJid(contact) }
-  if (!contact.isGroup && contact.number) ref.pn = contact.number
-  if (!contact.isGroup && contact.lid) ref.lid = contact.lid
-  return ref
 }

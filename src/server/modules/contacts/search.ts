@@ -20,12 +20,12 @@ import type { ContactsPage } from '../../../shared/api'
 import { fieldError } from '../../../shared/errors'
 import type { ListContactsQuery } from '../../../shared/schemas/contacts'
 import { phoneDigits } from '../../../shared/schemas/contacts'
+import { maskContacts, type NumberVisibility, numberVisibility } from '../../access/mask'
 import type { Ctx } from '../../context'
 import { type DayRange, rangeOfDays, readDay } from '../../day-range'
 import { type PageWindow, pageCount, pageOf, pageWindow } from '../../db/paging'
 import { companyTimeZone } from '../settings/service'
 import { CONTACT_ROW_COLUMNS, CONTACT_ROW_COLUMNS_C, contactDtosOf, type RawContactRow } from './dto'
-import { maskContacts, type NumberVisibility, numberVisibility } from './mask'
 
 export const CONTACTS_PAGE_SIZE = 20
 

@@ -8,10 +8,12 @@
 import type { Database } from 'bun:sqlite'
 import type { ContactDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
+import { normalizeNumber, numberKey } from '../../../shared/numbers'
 import type { ContactInput, FindOrCreateContactInput } from '../../../shared/schemas/contacts'
+import { maskContact, maskNumber, numberVisibility } from '../../access/mask'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
-import { type Connection, sqliteOf } from '../../db/connection'
+import type { Connection } from '../../db/connection'
 import type { ContactRow } from '../../db/schema'
 import { publishTicketDeleted } from '../tickets/live'
 import {
@@ -22,8 +24,6 @@ import {
   toContactRow,
 } from './dto'
 import { publishContact, publishContactDeleted } from './live'
-import { maskContact, maskNumber, numberVisibility } from './mask'
-import { normalizeNumber, numberKey } from './numbers'
 import { refreshProfilePicture, removeStoredPicture } from './picture'
 
 /** The one way to load a contact: another company's id is simply not found. */
@@ -38,7 +38,7 @@ function dtoOf(db: Connection, row: ContactRow): ContactDto {
 }
 
 export function getContact(ctx: Ctx, contactId: number): ContactDto {
-  const row = getContactRowInCompany(ctx.db, ctx.actor.companyId, contactId)
+  const row = getContactRowInCompany(ctx.sqlite, ctx.actor.companyId, contactId)
   return maskContact(dtoOf(ctx.sqlite, row), numberVisibility(ctx))
 }
 
@@ -160,8 +160,7 @@ export function createContact(ctx: Ctx, input: ContactInput): ContactDto {
   const number = change === 'unchanged' ? { number: null, numberKey: null } : change
   let dto: ContactDto
   try {
-    dto = transact(ctx, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    dto = transact(ctx, (sqlite, events) => {
       assertNumberFree(sqlite, companyId, number.numberKey)
       assertConnectionInCompany(sqlite, companyId, input.whatsappId)
       const tagIds = assertTagsInCompany(sqlite, companyId, input.tagIds ?? [])
@@ -201,8 +200,7 @@ export function createContact(ctx: Ctx, input: ContactInput): ContactDto {
 export function updateContact(ctx: Ctx, contactId: number, input: ContactInput): ContactDto {
   const { companyId } = ctx.actor
   try {
-    const dto = transact(ctx, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    const dto = transact(ctx, (sqlite, events) => {
       const current = getContactRowInCompany(sqlite, companyId, contactId)
       const change = numberChange(input.number, current)
       if (change !== 'unchanged') assertNumberFree(sqlite, companyId, change.numberKey, contactId)
@@ -243,8 +241,7 @@ type TicketPlaceRow = { id: number; companyId: number; queueId: number | null; u
 /** Deletes the contact with its tickets and their messages (the database cascades); all of it leaves the lists live. */
 export function deleteContact(ctx: Ctx, contactId: number) {
   const { companyId } = ctx.actor
-  const picture = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const picture = transact(ctx, (sqlite, events) => {
     const contact = getContactRowInCompany(sqlite, companyId, contactId)
     const tickets = sqlite
       .query<TicketPlaceRow, [number, number]>(

@@ -1,6 +1,7 @@
 /** For tests only: rows of the inbox made directly, so contact and tag tests do not depend on other areas' APIs. */
+
+import { numberKey } from '../../../shared/numbers'
 import type { Harness } from '../../test/harness'
-import { numberKey } from './numbers'
 
 type ContactFields = {
   name?: string

@@ -5,8 +5,8 @@
  * updates that contact (name, and email when the row has one); a number repeated in the file is rejected.
  */
 import { IMPORT_COLUMNS } from '../../../shared/contact-lists'
+import { maskName, maskNumber, numberVisibility } from '../../access/mask'
 import type { Ctx } from '../../context'
-import { maskName, maskNumber, numberVisibility } from './mask'
 
 export type ExportFormat = 'csv' | 'xlsx'
 

@@ -15,7 +15,6 @@ import type { FileListInput } from '../../../shared/schemas/files'
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
@@ -179,8 +178,7 @@ export function getFile(ctx: Ctx, id: number): FileListDto {
 /** `POST /files`: the list and its options (an option `id` means nothing on a new list: it is a new option). */
 export function createFile(ctx: Ctx, input: FileListInput): FileListDto {
   const actor = userActor(ctx)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const now = ctx.clock.now()
     const { id } = stmt<{ id: number }, [number, string, string, number, number]>(
       sqlite,
@@ -213,8 +211,7 @@ const optionError = (index: number, message: string) =>
 export function updateFile(ctx: Ctx, id: number, input: FileListInput): FileListDto {
   const actor = userActor(ctx)
   const gonePaths: (string | null)[] = []
-  const fileList = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const fileList = transact(ctx, (sqlite, events) => {
     const current = getFileRow(sqlite, actor.companyId, id)
     const now = ctx.clock.now()
     stmt(sqlite, 'UPDATE files SET name = ?, message = ?, updated_at = ? WHERE id = ?').run(
@@ -270,8 +267,7 @@ export function updateFile(ctx: Ctx, id: number, input: FileListInput): FileList
 /** `DELETE /files/{id}`: the list and its options, then (after commit) their files. */
 export function deleteFile(ctx: Ctx, id: number): void {
   const actor = userActor(ctx)
-  const paths = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const paths = transact(ctx, (sqlite, events) => {
     getFileRow(sqlite, actor.companyId, id)
     const paths = optionsOf(sqlite, id).map((o) => o.path)
     stmt(sqlite, 'DELETE FROM file_options WHERE file_id = ?').run(id)
@@ -324,8 +320,7 @@ export function attachFileOptions(
           ext: u.media.format.ext,
         }).path,
       )
-    const fileList = transact(ctx, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    const fileList = transact(ctx, (sqlite, events) => {
       getFileRow(sqlite, actor.companyId, id)
       const current = new Map(optionsOf(sqlite, id).map((o) => [o.id, o]))
       const now = ctx.clock.now()

@@ -12,7 +12,6 @@ import type { HelpInput, ListHelpsQuery } from '../../../shared/schemas/helps'
 import { isoString } from '../../clock'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 
@@ -87,8 +86,7 @@ export function listAllHelps(ctx: Ctx): HelpDto[] {
 /** `POST /helps` (super users): the help belongs to the creator's company, and is seen by everyone. */
 export function createHelp(ctx: Ctx, input: HelpInput): HelpDto {
   const actor = userActor(ctx)
-  return transact(ctx, (tx) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite) => {
     assertTitleFree(sqlite, input.title)
     const now = ctx.clock.now()
     const { id } = stmt<{ id: number }, (string | number)[]>(
@@ -103,8 +101,7 @@ export function createHelp(ctx: Ctx, input: HelpInput): HelpDto {
 /** `PUT /helps/{id}` (super users): a description left out keeps its value. */
 export function updateHelp(ctx: Ctx, id: number, input: HelpInput): HelpDto {
   userActor(ctx)
-  return transact(ctx, (tx) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite) => {
     const current = getHelpRow(sqlite, id)
     assertTitleFree(sqlite, input.title, id)
     stmt(sqlite, 'UPDATE helps SET title = ?, description = ?, video = ?, updated_at = ? WHERE id = ?').run(
@@ -121,8 +118,7 @@ export function updateHelp(ctx: Ctx, id: number, input: HelpInput): HelpDto {
 /** `DELETE /helps/{id}` (super users). */
 export function deleteHelp(ctx: Ctx, id: number): void {
   userActor(ctx)
-  transact(ctx, (tx) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite) => {
     getHelpRow(sqlite, id)
     stmt(sqlite, 'DELETE FROM helps WHERE id = ?').run(id)
   })

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bootstrap } from '../../bootstrap'
+import { connectionRowById } from '../../channels/connection-row'
 import type { SandboxNetwork } from '../../channels/sandbox'
 import { openDataDir } from '../../deps'
 import { silentLogger } from '../../logger'
@@ -43,7 +44,7 @@ const row = deps.sqlite
   .get(first.companyId, now, now)!
 const inbound = startInbound(deps)
 const net = deps.sandboxNetwork as SandboxNetwork
-const connection = deps.db.query.whatsapps.findFirst({ where: (w, { eq }) => eq(w.id, row.id) }).sync()!
+const connection = connectionRowById(deps.sqlite, row.id)!
 await deps.channels.start(connection)
 await net.pair(row.id)
 await net.idle()

@@ -18,7 +18,6 @@
 import type { HistoryChunk, InboundMessage } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
 import { type Deps, transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { loadTicketDtos } from '../tickets/dto'
 import { recordTicketEvent } from '../tickets/events'
 import { publishTicket } from '../tickets/live'
@@ -143,8 +142,7 @@ export class HistoryImporter {
 
   /** Closes the pending tickets the import opened (and that no live message has reached since). */
   private closeImported(conn: ConnectionRef) {
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const now = this.deps.clock.now()
       const rows = sqlite
         .query<{ id: number; queueId: number | null }, [number, number]>(
@@ -168,7 +166,7 @@ export class HistoryImporter {
         })
       }
       for (const ticket of loadTicketDtos(
-        tx,
+        sqlite,
         rows.map((r) => r.id),
       ))
         publishTicket(events, ticket)

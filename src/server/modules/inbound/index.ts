@@ -7,6 +7,8 @@
  *   replays after a reconnect (`offline`) take the same path, with their original times;
  * - reaction, edit, delete: applied to their target by wid (targets.ts), or kept until it arrives;
  * - ack: the messages area's `applyAck` (forward only);
+ * - health: a stored message someone sent is the connection's last received one (channels/health.ts), written
+ *   once per transaction;
  * - contact, lidMapping: the contacts area's `applyLidMapping`; a changed picture is asked again;
  * - history: imported per the connection's settings (history.ts).
  *
@@ -16,6 +18,7 @@
  */
 
 import type { Database } from 'bun:sqlite'
+import { recordHealth } from '../../channels/health'
 import type { ChannelEvent, ChannelEventOf, InboundMessage } from '../../channels/types'
 import type { Deps } from '../../context'
 import type { EventBuffer } from '../../realtime/hub'
@@ -151,6 +154,7 @@ export class Inbound {
             events,
             out.map(([, r]) => r).filter((r) => typeof r !== 'string'),
           )
+          noteReceived(tx, conn.id, out, now)
           return out
         }),
       )
@@ -208,7 +212,7 @@ export class Inbound {
       case 'delete':
         return this.target(conn, { kind: 'delete', target: event.ref })
       case 'ack':
-        applyAck(this.deps, conn.companyId, event.ref.id, event.ack)
+        applyAck(this.deps, conn.companyId, event.ref.id, event.ack, conn.id)
         return
       case 'lidMapping':
         applyLidMapping(this.deps, conn.companyId, { lid: event.lid, number: event.pn })
@@ -242,6 +246,7 @@ export class Inbound {
         const now = this.deps.clock.now()
         const result = storeInboundMessage(this.deps, tx, events, conn, event, origin, now, this.pending)
         if (typeof result === 'string') return result
+        noteReceived(tx, conn.id, [[event, result]], now)
         this.publishStored(tx, events, result)
         return result
       }),
@@ -398,6 +403,20 @@ export class Inbound {
       .get(conn.companyId, lidDigits(lid), pn ?? null)
     if (found) this.pictures.maybeRefresh(found.id, conn.id, true)
   }
+}
+
+/**
+ * The connection's last received message (its health) is now when the batch stored a message someone sent it
+ * (not one written on the phone): one statement per batch, in the batch's transaction.
+ */
+function noteReceived(
+  tx: Database,
+  connectionId: number,
+  results: [InboundMessage, StoredMessage | Skipped][],
+  now: number,
+) {
+  if (results.some(([event, result]) => typeof result !== 'string' && !event.ref.fromMe))
+    recordHealth(tx, connectionId, { lastReceivedAt: now })
 }
 
 /** Starts the inbound pipeline on these deps (once per registry): the jobs' catalogue, the benchmark. */

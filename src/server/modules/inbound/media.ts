@@ -17,7 +17,6 @@ import { AppError } from '../../../shared/errors'
 import type { ChannelSession } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
 import { type Deps, transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { storeMedia } from '../../media/store'
 import { publishMessageUpdates } from '../messages/live'
 import { rawOf, readProviderData } from '../messages/refs'
@@ -85,8 +84,7 @@ export class MediaDownloader {
    * has no media to fetch (none, or already stored).
    */
   retry(companyId: number, messageId: number): boolean {
-    const changed = transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    const changed = transact(this.deps, (sqlite, events) => {
       const row = sqlite
         .query<{ ticketId: number; state: string }, [number, number]>(
           `SELECT ticket_id AS ticketId, media_state AS state FROM messages WHERE id = ? AND company_id = ?`,
@@ -113,7 +111,7 @@ export class MediaDownloader {
         sqlite
           .query(`UPDATE messages SET media_state = 'pending', updated_at = ? WHERE id = ?`)
           .run(now, messageId)
-        publishMessageUpdates(this.deps, tx, events, row.ticketId, [messageId])
+        publishMessageUpdates(this.deps, sqlite, events, row.ticketId, [messageId])
       }
       return true
     })
@@ -249,8 +247,7 @@ export class MediaDownloader {
       mime: job.mime ?? 'application/octet-stream',
       name: job.name,
     })
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const now = this.deps.clock.now()
       const res = sqlite
         .query(
@@ -259,7 +256,7 @@ export class MediaDownloader {
         )
         .run(file.path, file.size, now, job.messageId)
       sqlite.query('DELETE FROM media_downloads WHERE message_id = ?').run(job.messageId)
-      if (res.changes > 0) publishMessageUpdates(this.deps, tx, events, job.ticketId, [job.messageId])
+      if (res.changes > 0) publishMessageUpdates(this.deps, sqlite, events, job.ticketId, [job.messageId])
     })
   }
 
@@ -267,8 +264,7 @@ export class MediaDownloader {
     const attempts = job.attempts + 1
     const reason = err instanceof AppError ? `${err.code}: ${err.message}` : err.message
     const last = final || attempts >= MEDIA_MAX_ATTEMPTS
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const now = this.deps.clock.now()
       sqlite
         .query(
@@ -289,7 +285,7 @@ export class MediaDownloader {
           `UPDATE messages SET media_state = 'failed', updated_at = ? WHERE id = ? AND media_state = 'pending'`,
         )
         .run(now, job.messageId)
-      if (res.changes > 0) publishMessageUpdates(this.deps, tx, events, job.ticketId, [job.messageId])
+      if (res.changes > 0) publishMessageUpdates(this.deps, sqlite, events, job.ticketId, [job.messageId])
     })
     this.deps.log[last ? 'warn' : 'info']('inbound: media download failed', {
       messageId: job.messageId,

@@ -333,8 +333,7 @@ export function markInvoicePaid(
   invoiceId: number,
   payment: { via: 'webhook' | 'super'; amountCents?: number },
 ): PaidResult {
-  return transact(deps, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(deps, (sqlite, events) => {
     const row = getInvoiceRow(sqlite, invoiceId)
     if (payment.amountCents !== undefined && payment.amountCents !== row.valueCents) {
       throw new AppError('ERR_INVOICE_AMOUNT_MISMATCH', 'The amount paid is not the invoice value', {

@@ -15,12 +15,11 @@ import type { Database } from 'bun:sqlite'
 import type { KanbanMoveDto, KanbanTicketsDto, TagRef } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import type { KanbanMoveInput, KanbanTicketsQuery } from '../../../shared/schemas/kanban'
+import { numberVisibility } from '../../access/mask'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
-import { numberVisibility } from '../contacts/mask'
 import { getTagRowInCompany } from '../tags/service'
 import { actorScope, assertCanSeeTicket } from '../tickets/access'
 import { BY_IDS_SQL, loadTicketDtos, maskTicket, type TicketJoinRow, toTicketDtos } from '../tickets/dto'
@@ -87,8 +86,7 @@ function laneTagsOf(sqlite: Database, ticketId: number): TagRef[] {
 export function moveKanbanCard(ctx: Ctx, ticketId: number, input: KanbanMoveInput): KanbanMoveDto {
   const { companyId } = ctx.actor
   const scope = actorScope(ctx)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const ticket = ticketRowInCompany(sqlite, companyId, ticketId)
     if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND', 'Ticket not found')
     assertCanSeeTicket(scope, ticket)

@@ -1,7 +1,7 @@
 import type { MessageAck } from '../../../shared/api'
+import { recordHealth } from '../../channels/health'
 import type { Ack } from '../../channels/types'
 import { type Deps, transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { publishMessageUpdates } from './live'
 
 /**
@@ -37,18 +37,24 @@ export function ackFromChannel(ack: Ack | number): MessageAck | null {
   }
 }
 
-type Acked = { id: number; ticketId: number }
+type Acked = { id: number; ticketId: number; fromMe: number }
 
 /**
  * Records a receipt for the message the provider knows as `wid`: the ack only ever moves forward (an older
  * receipt arriving late changes nothing), and a message marked failed that WhatsApp reports as sent is sent
- * after all. Publishes the message's update live. Returns whether anything changed.
+ * after all. Publishes the message's update live. Returns whether anything changed. A send acknowledged (ack 1
+ * or more) is, in the same transaction, the connection's last acknowledged send (its health).
  */
-export function applyAck(deps: Deps, companyId: number, wid: string, ack: Ack | number): boolean {
+export function applyAck(
+  deps: Deps,
+  companyId: number,
+  wid: string,
+  ack: Ack | number,
+  connectionId?: number,
+): boolean {
   const value = ackFromChannel(ack)
   if (value === null || !wid) return false
-  return transact(deps, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(deps, (sqlite, events) => {
     const row = sqlite
       .query<Acked, [number, number, number, string, number]>(
         `UPDATE messages
@@ -56,11 +62,13 @@ export function applyAck(deps: Deps, companyId: number, wid: string, ack: Ack | 
                 send_state = CASE WHEN from_me = 1 AND ?1 >= 1 AND send_state IN ('failed', 'sending', 'queued') THEN 'sent' ELSE send_state END,
                 send_error = CASE WHEN from_me = 1 AND ?1 >= 1 THEN NULL ELSE send_error END
           WHERE company_id = ?3 AND wid = ?4 AND ack < ?5
-          RETURNING id, ticket_id AS ticketId`,
+          RETURNING id, ticket_id AS ticketId, from_me AS fromMe`,
       )
       .get(value, deps.clock.now(), companyId, wid, value)
     if (!row) return false
-    publishMessageUpdates(deps, tx, events, row.ticketId, [row.id])
+    if (row.fromMe && value >= 1 && connectionId !== undefined)
+      recordHealth(sqlite, connectionId, { lastAckedAt: deps.clock.now() })
+    publishMessageUpdates(deps, sqlite, events, row.ticketId, [row.id])
     return true
   })
 }

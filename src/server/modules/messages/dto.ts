@@ -1,8 +1,8 @@
 import type { MessageAck, MessageDto, MessageReactionDto, QuotedMessageDto } from '../../../shared/api'
+import { maskName } from '../../access/mask'
 import { isoTime } from '../../clock'
 import type { Deps } from '../../context'
 import { signedMediaUrl } from '../../media/sign'
-import { maskName } from '../contacts/mask'
 
 /**
  * The columns of a message as its DTO needs them: few and cheap (the booleans packed into `flags`, see

@@ -337,6 +337,36 @@ describe('POST /messages/{ticketId}', () => {
     expect(spy.calls.map((c) => (c.content as { body: string }).body)).toEqual(['uma vez', 'na fila'])
   })
 
+  test('a stop waits for the send WhatsApp has, then claims nothing more: no row is left sending', async () => {
+    const h = await createHarness()
+    const { ticket, admin, session, spy } = await sendSetup(h)
+    // WhatsApp holds the first send open until the test releases it.
+    const held = Promise.withResolvers<void>()
+    const send = session.send
+    session.send = async (...args) => {
+      await held.promise
+      return send(...args)
+    }
+    const first = (await admin.post(`/messages/${ticket.id}`, { body: 'a caminho' })).body.message.id
+    await flushMicrotasks()
+    expect(messageRow(h, first).sendState).toBe('sending')
+    let stopped = false
+    const stopping = (async () => {
+      await outboundSender(h.deps).stop()
+      stopped = true
+    })()
+    // Written after the stop began: kept queued for the next boot, never claimed.
+    const second = (await admin.post(`/messages/${ticket.id}`, { body: 'depois' })).body.message.id
+    await h.clock.tick(60_000)
+    expect(stopped).toBe(false)
+    expect(messageRow(h, first).sendState).toBe('sending')
+    held.resolve()
+    await stopping
+    expect(messageRow(h, first)).toMatchObject({ sendState: 'sent', ack: 1 })
+    expect(messageRow(h, second)).toMatchObject({ sendState: 'queued', sendAttempts: 0 })
+    expect(spy.calls.map((c) => (c.content as { body: string }).body)).toEqual(['a caminho'])
+  })
+
   test('a disconnected connection is waited for a while, then the message fails with ERR_WAPP_NOT_INITIALIZED', async () => {
     const h = await createHarness()
     const { ticket, admin, spy, session } = await sendSetup(h)

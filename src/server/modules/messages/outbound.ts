@@ -19,14 +19,14 @@
  * line with every other sender of the connection, each claimed inside its turn.
  */
 
+import type { SQLQueryBindings } from 'bun:sqlite'
 import type { MessageDto } from '../../../shared/api'
 import { AppError, fieldError } from '../../../shared/errors'
 import type { ContactRef, MsgRef, OutboundContent } from '../../channels/types'
 import type { TimerHandle } from '../../clock'
 import { type Ctx, type Deps, transact } from '../../context'
-import type { DB } from '../../db/client'
-import { sqliteOf } from '../../db/connection'
-import { messages } from '../../db/schema'
+import { type Connection, sqliteOf } from '../../db/connection'
+import { stmt } from '../../db/statements'
 import { mediaFilePath } from '../../media/store'
 import type { EventBuffer } from '../../realtime/hub'
 import { doorOf, type Hand, type Turn } from '../outbound/door'
@@ -87,6 +87,12 @@ export function outboundTicket(
   return ticket
 }
 
+/** An outbound row (from me, read, not acknowledged yet); the columns not named take the table's defaults. */
+const INSERT_OUTBOUND = `INSERT INTO messages (company_id, ticket_id, contact_id, user_id, is_private, send_state,
+    provider_data, created_at, updated_at, quoted_msg_id, body, media_type, media_state, media_path, media_name,
+    media_mime, media_size, ptt, from_me, read, ack)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, 0) RETURNING id`
+
 /**
  * Writes outbound messages on a ticket inside the caller's transaction: one row per file (the text is the
  * first file's caption) or one text row; private notes are written with no send state and never sent. Updates
@@ -95,7 +101,7 @@ export function outboundTicket(
  */
 export function writeOutboundMessages(
   ctx: Ctx,
-  tx: DB,
+  tx: Connection,
   events: EventBuffer,
   ticket: OutboundTicket,
   input: Omit<OutboundInput, 'ticketId'>,
@@ -105,53 +111,53 @@ export function writeOutboundMessages(
   const media = input.media ?? []
   if (!input.body && !media.length)
     throw fieldError('body', 'must not be empty: write a message or attach a file')
+  const sqlite = sqliteOf(tx)
   if (input.quotedMsgId != null) {
-    const quoted = ctx.sqlite
-      .query<{ ticketId: number; contactId: number | null }, [number, number]>(
-        'SELECT ticket_id AS ticketId, contact_id AS contactId FROM messages WHERE id = ? AND company_id = ?',
-      )
-      .get(input.quotedMsgId, ticket.companyId)
+    const quoted = stmt<{ ticketId: number; contactId: number | null }, [number, number]>(
+      sqlite,
+      'SELECT ticket_id AS ticketId, contact_id AS contactId FROM messages WHERE id = ? AND company_id = ?',
+    ).get(input.quotedMsgId, ticket.companyId)
     if (!quoted || (quoted.ticketId !== ticket.id && quoted.contactId !== ticket.contactId))
       throw fieldError('quotedMsg', 'must be a message of this conversation')
   }
   const userId = ctx.actor.kind === 'user' ? ctx.actor.userId : null
-  const base = {
-    companyId: ticket.companyId,
-    ticketId: ticket.id,
-    contactId: ticket.contactId,
-    fromMe: true,
+  const quotedMsgId = input.quotedMsgId ?? null
+  const common = [
+    ticket.companyId,
+    ticket.id,
+    ticket.contactId,
     userId,
-    ack: 0,
-    read: true,
-    isPrivate,
-    quotedMsgId: input.quotedMsgId ?? null,
-    sendState: isPrivate ? null : ('queued' as const),
-    providerData: input.forwardOf ? JSON.stringify({ forwardOf: input.forwardOf }) : null,
-    createdAt: now,
-    updatedAt: now,
-  }
-  const rows = media.length
-    ? media.map((m, i) => ({
-        ...base,
-        body: i === 0 ? input.body : '',
-        mediaType: m.mediaType,
-        mediaState: 'stored' as const,
-        mediaPath: m.path,
-        mediaName: m.name,
-        mediaMime: m.mime,
-        mediaSize: m.size,
-        ptt: m.ptt,
-        // Each file is its own WhatsApp message: only the first quotes.
-        quotedMsgId: i === 0 ? base.quotedMsgId : null,
-      }))
-    : [{ ...base, body: input.body, mediaType: 'chat' as const }]
-  const ids = rows.map((row) => tx.insert(messages).values(row).returning({ id: messages.id }).get().id)
+    Number(isPrivate),
+    isPrivate ? null : 'queued',
+    input.forwardOf ? JSON.stringify({ forwardOf: input.forwardOf }) : null,
+    now,
+    now,
+  ]
+  const insert = stmt<{ id: number }, SQLQueryBindings[]>(sqlite, INSERT_OUTBOUND)
+  const write = (body: string, quoted: number | null, m?: StoredMedia) =>
+    insert.get(
+      ...common,
+      quoted,
+      body,
+      m?.mediaType ?? 'chat',
+      m ? 'stored' : 'none',
+      m?.path ?? null,
+      m?.name ?? null,
+      m?.mime ?? null,
+      m?.size ?? null,
+      Number(m?.ptt ?? false),
+    )!.id
+  const ids = media.length
+    ? // Each file is its own WhatsApp message: only the first quotes.
+      media.map((m, i) => write(i === 0 ? input.body : '', i === 0 ? quotedMsgId : null, m))
+    : [write(input.body, quotedMsgId)]
   publishMessageUpdates(ctx, tx, events, ticket.id, ids, 'create')
   if (!isPrivate) {
     const last = media.length ? input.body || media[media.length - 1]!.name : input.body
-    ctx.sqlite
-      .query('UPDATE tickets SET last_message = ?, updated_at = ? WHERE id = ?')
-      .run(last.slice(0, 255), now, ticket.id)
+    stmt<unknown, [string, number, number]>(
+      sqlite,
+      'UPDATE tickets SET last_message = ?, updated_at = ? WHERE id = ?',
+    ).run(last.slice(0, 255), now, ticket.id)
     const dto = loadTicketDtos(tx, [ticket.id])[0]
     if (dto) publishTicket(events, dto)
   }
@@ -236,6 +242,10 @@ const DEFAULTS: OutboundSenderOptions = { connectGraceMs: 30_000, bootGraceMs: 1
 /** Hands queued outbound messages to their connection's session and records what happened. */
 export class OutboundSender {
   private readonly waiting = new Map<number, TimerHandle>()
+  /** Each message on its way to (or at) its connection's door, until its turn is over. */
+  private readonly inFlight = new Set<Promise<void>>()
+  /** Set by `stop`: nothing more is claimed or waited for (queued rows stay queued for the next boot). */
+  private stopped = false
   private readonly options: OutboundSenderOptions
 
   constructor(
@@ -256,6 +266,7 @@ export class OutboundSender {
 
   /** Boot: interrupted sends become failed (never resent blindly); queued ones are sent. */
   resume(): Promise<void> {
+    this.stopped = false
     const now = this.deps.clock.now()
     this.deps.sqlite
       .query(
@@ -273,13 +284,19 @@ export class OutboundSender {
     )
   }
 
-  /** Stops waiting timers (shutdown, tests). */
-  stop() {
+  /**
+   * Stops waiting timers and claims nothing more (shutdown, tests); resolves once every send under way is over,
+   * so its row ends sent, failed, or back in the queue for the next boot, never left 'sending'.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true
     for (const handle of this.waiting.values()) this.deps.clock.clearTimeout(handle)
     this.waiting.clear()
+    await Promise.all(this.inFlight)
   }
 
   private enqueue(id: number, until: number): Promise<void> {
+    if (this.stopped) return Promise.resolve()
     const connection =
       this.deps.sqlite
         .query<{ whatsappId: number | null }, [number]>(
@@ -290,9 +307,13 @@ export class OutboundSender {
     const attempt = connection
       ? doorOf(this.deps, connection).turn('conversation', (turn) => this.attempt(turn, id, until))
       : this.attempt(null, id, until)
-    return attempt.catch((err: Error) =>
-      this.deps.log.error('outbound send failed unexpectedly', { messageId: id, error: err.message }),
-    )
+    const settled = attempt
+      .catch((err: Error) =>
+        this.deps.log.error('outbound send failed unexpectedly', { messageId: id, error: err.message }),
+      )
+      .finally(() => this.inFlight.delete(settled))
+    this.inFlight.add(settled)
+    return settled
   }
 
   private load(id: number) {
@@ -322,6 +343,8 @@ export class OutboundSender {
 
   private async attempt(turn: Turn | null, id: number, until: number): Promise<void> {
     this.waiting.delete(id)
+    // Stopped while it waited in line: it stays queued, and the next boot sends it.
+    if (this.stopped) return
     const row = this.load(id)
     if (row?.sendState !== 'queued' || row.isDeleted || row.isPrivate) return
     if (!turn?.connected) {
@@ -373,6 +396,8 @@ export class OutboundSender {
     this.deps.sqlite
       .query(`UPDATE messages SET send_state = 'queued' WHERE id = ? AND send_state = 'sending'`)
       .run(id)
+    // Stopping: back in the queue, where the next boot finds it.
+    if (this.stopped) return true
     const handle = this.deps.clock.setTimeout(() => void this.enqueue(id, until), this.options.pollMs)
     this.waiting.set(id, handle)
     return true
@@ -414,8 +439,7 @@ export class OutboundSender {
   }
 
   private sent(row: SendRow, ref: MsgRef, hand: Hand) {
-    const deleted = transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    const deleted = transact(this.deps, (sqlite, events) => {
       try {
         sqlite
           .query(
@@ -432,7 +456,7 @@ export class OutboundSender {
           .run(row.id)
         void err
       }
-      publishMessageUpdates(this.deps, tx, events, row.ticketId, [row.id])
+      publishMessageUpdates(this.deps, sqlite, events, row.ticketId, [row.id])
       return !!sqlite
         .query<{ d: number }, [number]>('SELECT is_deleted AS d FROM messages WHERE id = ?')
         .get(row.id)?.d
@@ -450,15 +474,14 @@ export class OutboundSender {
     const code = err instanceof AppError ? err.code : 'ERR_SENDING_WAPP_MSG'
     const detail = (err as Error)?.message && (err as Error).message !== code ? (err as Error).message : ''
     const reason = (detail ? `${code}: ${detail}` : code).slice(0, 500)
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const result = sqlite
         .query(
           `UPDATE messages SET send_state = 'failed', send_error = ?, updated_at = ?
             WHERE id = ? AND send_state = ?`,
         )
         .run(reason, this.deps.clock.now(), row.id, fromQueued ? 'queued' : 'sending')
-      if (result.changes) publishMessageUpdates(this.deps, tx, events, row.ticketId, [row.id])
+      if (result.changes) publishMessageUpdates(this.deps, sqlite, events, row.ticketId, [row.id])
     })
   }
 }

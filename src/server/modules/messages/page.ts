@@ -18,12 +18,12 @@
 import type { Database } from 'bun:sqlite'
 import type { MessageDto, MessageReactionDto } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
+import type { NumberVisibility } from '../../access/mask'
 import { isoString } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { RICH_MESSAGE } from '../../db/schema/messages'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
-import type { NumberVisibility } from '../contacts/mask'
 import { type ActorScope, actorScope, canSeeTicket } from '../tickets/access'
 import { clampAck, loadQuoted, loadReactions, parseOldMessages } from './dto'
 

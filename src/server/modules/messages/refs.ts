@@ -1,5 +1,5 @@
+import { contactRef } from '../../channels/address'
 import type { ContactRef, MsgRef } from '../../channels/types'
-import { contactRef } from '../contacts/resolve'
 
 /**
  * `messages.provider_data`: JSON of what the provider needs to act on a message later. Known keys:

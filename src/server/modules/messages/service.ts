@@ -4,7 +4,6 @@ import { AppError, type ErrorCode, fieldError } from '../../../shared/errors'
 import { FORWARD_MAX } from '../../../shared/schemas/messages'
 import type { ChannelSession, MsgRef } from '../../channels/types'
 import { type Ctx, transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { mediaFilePath, storeMedia } from '../../media/store'
 import { mediaTypeOf } from '../../media/types'
@@ -304,8 +303,7 @@ export async function editMessage(ctx: Ctx, id: number, body: string): Promise<M
     await onChannel('ERR_SENDING_WAPP_MSG', () => session.edit(ref, body))
   }
   const now = ctx.clock.now()
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     // Read again: an edit arriving meanwhile (our own echo) must not be lost from the history.
     const current = sqlite
       .query<{ body: string; old: string | null }, [number]>(
@@ -317,7 +315,7 @@ export async function editMessage(ctx: Ctx, id: number, body: string): Promise<M
       .query('UPDATE messages SET body = ?, old_messages = ?, is_edited = 1, updated_at = ? WHERE id = ?')
       .run(body, appendOldMessage(current.old, current.body, now), now, id)
     reindexMessage(sqlite, id)
-    publishMessageUpdates(ctx, tx, events, m.ticketId, [id])
+    publishMessageUpdates(ctx, sqlite, events, m.ticketId, [id])
     // The list shows the edited text when it was the ticket's last message.
     const last = sqlite
       .query<{ id: number }, [number]>(
@@ -326,7 +324,7 @@ export async function editMessage(ctx: Ctx, id: number, body: string): Promise<M
       .get(m.ticketId)
     if (!m.isPrivate && last?.id === id) {
       sqlite.query('UPDATE tickets SET last_message = ? WHERE id = ?').run(body.slice(0, 255), m.ticketId)
-      const ticket = loadTicketDtos(tx, [m.ticketId])[0]
+      const ticket = loadTicketDtos(sqlite, [m.ticketId])[0]
       if (ticket) publishTicket(events, ticket)
     }
   })
@@ -348,11 +346,10 @@ export async function deleteMessage(ctx: Ctx, id: number): Promise<MessageDto> {
       if (ref) await onChannel('ERR_DELETE_WAPP_MSG', () => session.deleteForEveryone(ref))
     }
     // A message still being sent is taken back by the sender once WhatsApp gives it an id.
-    transact(ctx, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(ctx, (sqlite, events) => {
       sqlite.query('UPDATE messages SET is_deleted = 1, updated_at = ? WHERE id = ?').run(ctx.clock.now(), id)
       reindexMessage(sqlite, id)
-      publishMessageUpdates(ctx, tx, events, m.ticketId, [id])
+      publishMessageUpdates(ctx, sqlite, events, m.ticketId, [id])
     })
   }
   return loadMessageDtos(ctx, [id])[0]!
@@ -368,15 +365,14 @@ export async function retryMessage(ctx: Ctx, id: number): Promise<MessageDto> {
     ])
   if (m.status !== 'open' && ctx.actor.kind === 'user')
     throw new AppError('ERR_TICKET_NOT_OPEN', 'Messages can only be sent on an open ticket')
-  const requeued = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const requeued = transact(ctx, (sqlite, events) => {
     const result = sqlite
       .query(
         `UPDATE messages SET send_state = 'queued', send_error = NULL, updated_at = ?
           WHERE id = ? AND send_state = 'failed'`,
       )
       .run(ctx.clock.now(), id)
-    if (result.changes) publishMessageUpdates(ctx, tx, events, m.ticketId, [id])
+    if (result.changes) publishMessageUpdates(ctx, sqlite, events, m.ticketId, [id])
     return result.changes === 1
   })
   if (requeued) await outboundSender(ctx).kick([id])
@@ -395,8 +391,7 @@ export async function reactToMessage(ctx: Ctx, id: number, emoji: string): Promi
   if (!ref) throw fieldError('emoji', 'this message has not reached WhatsApp')
   const session = connectedSession(ctx, m.whatsappId)
   await onChannel('ERR_SENDING_WAPP_MSG', () => session.react(ref, emoji))
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     if (emoji)
       sqlite
         .query(
@@ -406,7 +401,7 @@ export async function reactToMessage(ctx: Ctx, id: number, emoji: string): Promi
         )
         .run(m.companyId, id, emoji, ctx.clock.now())
     else sqlite.query(`DELETE FROM message_reactions WHERE message_id = ? AND sender = 'me'`).run(id)
-    publishMessageUpdates(ctx, tx, events, m.ticketId, [id])
+    publishMessageUpdates(ctx, sqlite, events, m.ticketId, [id])
   })
   return loadMessageDtos(ctx, [id])[0]!
 }
@@ -443,10 +438,9 @@ export function forwardMessages(
     .get(input.contactId, ctx.actor.companyId)
   if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND', 'Contact not found')
   const whatsappId = sources[0]!.whatsappId ?? defaultConnection(ctx)
-  const created = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const created = transact(ctx, (sqlite, events) => {
     const { ticket, created: opened } = findOrOpenInboundTicket(
-      tx,
+      sqlite,
       {
         companyId: ctx.actor.companyId,
         contactId: contact.id,
@@ -473,7 +467,7 @@ export function forwardMessages(
               },
             ]
           : []
-      return writeOutboundMessages(ctx, tx, events, ticket, { body: s.body, media, forwardOf: s.id })
+      return writeOutboundMessages(ctx, sqlite, events, ticket, { body: s.body, media, forwardOf: s.id })
     })
   })
   void afterOutboundCommit(ctx, created)

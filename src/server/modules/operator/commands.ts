@@ -1,12 +1,12 @@
 import { type Type, type } from 'arktype'
-import { and, asc, eq, sql } from 'drizzle-orm'
 import type { CompanyDto, PlanDto, UserDto } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
 import { createCompanyBody, planBody, updateCompanyBody } from '../../../shared/schemas/companies'
 import { normalizePhone, signupPhone } from '../../../shared/schemas/signup'
 import { createUserBody } from '../../../shared/schemas/users'
 import type { Ctx, Deps, UserActor } from '../../context'
-import { companies, plans, users } from '../../db/schema'
+import type { CompanyRow, PlanRow, UserRow } from '../../db/schema'
+import { stmt } from '../../db/statements'
 import { isPlainObject, parse } from '../../http/validate'
 import {
   createCompany,
@@ -50,12 +50,14 @@ function idOf(value: Ref): number | null {
 /** The platform's super user (the first one that is not disabled): the actor of platform-wide commands. */
 export function platformActor(deps: Deps): UserActor {
   const row =
-    deps.db
-      .select()
-      .from(users)
-      .where(and(eq(users.super, true), eq(users.disabled, false)))
-      .orderBy(asc(users.id))
-      .get() ?? deps.db.select().from(users).where(eq(users.super, true)).orderBy(asc(users.id)).get()
+    stmt<Pick<UserRow, 'id' | 'companyId'>, []>(
+      deps.sqlite,
+      'SELECT id, company_id AS companyId FROM users WHERE super = 1 AND disabled = 0 ORDER BY id LIMIT 1',
+    ).get() ??
+    stmt<Pick<UserRow, 'id' | 'companyId'>, []>(
+      deps.sqlite,
+      'SELECT id, company_id AS companyId FROM users WHERE super = 1 ORDER BY id LIMIT 1',
+    ).get()
   if (!row) {
     throw new AppError(
       'ERR_NO_USER_FOUND',
@@ -80,12 +82,10 @@ export function platformActor(deps: Deps): UserActor {
 export function companyActor(deps: Deps, companyId: number): UserActor {
   const platform = platformActor(deps)
   if (companyId === platform.companyId) return platform
-  const admin = deps.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.companyId, companyId), eq(users.profile, 'admin')))
-    .orderBy(asc(users.id))
-    .get()
+  const admin = stmt<{ id: number }, [number]>(
+    deps.sqlite,
+    "SELECT id FROM users WHERE company_id = ? AND profile = 'admin' ORDER BY id LIMIT 1",
+  ).get(companyId)
   return {
     kind: 'user',
     userId: admin?.id ?? 0,
@@ -100,27 +100,37 @@ export function companyActor(deps: Deps, companyId: number): UserActor {
 const ctxAs = (deps: Deps, actor: UserActor): Ctx => ({ ...deps, actor })
 const platformCtx = (deps: Deps) => ctxAs(deps, platformActor(deps))
 
+type Named = Pick<CompanyRow | PlanRow, 'id' | 'name'>
+
+/** A row of `table` whose `column` is `text`, or else the one row whose column matches it ignoring case. */
+function byText(deps: Deps, table: 'companies' | 'plans', column: 'name' | 'email', text: string) {
+  return (
+    stmt<Named, [string]>(deps.sqlite, `SELECT id, name FROM ${table} WHERE ${column} = ?`).get(text) ??
+    only(
+      stmt<Named, [string]>(
+        deps.sqlite,
+        `SELECT id, name FROM ${table} WHERE lower(${column}) = lower(?)`,
+      ).all(text),
+    )
+  )
+}
+
 /** A company by id, e-mail or name (exact, then ignoring case). */
-export function findCompany(deps: Deps, value: Ref) {
+export function findCompany(deps: Deps, value: Ref): Named {
   const id = idOf(value)
-  if (id !== null) return getCompanyRow(deps.db, id)
+  if (id !== null) return getCompanyRow(deps.sqlite, id)
   const text = String(value)
-  const column = text.includes('@') ? companies.email : companies.name
-  const row =
-    deps.db.select().from(companies).where(eq(column, text)).get() ??
-    only(deps.db.select().from(companies).where(sql`lower(${column}) = lower(${text})`).all())
+  const row = byText(deps, 'companies', text.includes('@') ? 'email' : 'name', text)
   if (!row) throw new AppError('ERR_NO_COMPANY_FOUND', `No company ${text} (see \`balcao company list\`)`)
   return row
 }
 
 /** A plan by id or name (exact, then ignoring case). */
-export function findPlan(deps: Deps, value: Ref) {
+export function findPlan(deps: Deps, value: Ref): Named {
   const id = idOf(value)
-  if (id !== null) return getPlanRow(deps.db, id)
+  if (id !== null) return getPlanRow(deps.sqlite, id)
   const text = String(value)
-  const row =
-    deps.db.select().from(plans).where(eq(plans.name, text)).get() ??
-    only(deps.db.select().from(plans).where(sql`lower(${plans.name}) = lower(${text})`).all())
+  const row = byText(deps, 'plans', 'name', text)
   if (!row) throw new AppError('ERR_NO_PLAN_FOUND', `No plan ${text} (see \`balcao plan list\`)`)
   return row
 }
@@ -128,14 +138,12 @@ export function findPlan(deps: Deps, value: Ref) {
 /** A user of any company by id or e-mail. */
 export function findUser(deps: Deps, value: Ref) {
   const id = idOf(value)
+  const columns = 'SELECT id, company_id AS companyId, email FROM users'
+  type Found = Pick<UserRow, 'id' | 'companyId' | 'email'>
   const row =
     id !== null
-      ? deps.db.select().from(users).where(eq(users.id, id)).get()
-      : deps.db
-          .select()
-          .from(users)
-          .where(eq(users.email, String(value).toLowerCase()))
-          .get()
+      ? stmt<Found, [number]>(deps.sqlite, `${columns} WHERE id = ?`).get(id)
+      : stmt<Found, [string]>(deps.sqlite, `${columns} WHERE email = ?`).get(String(value).toLowerCase())
   if (!row) throw new AppError('ERR_NO_USER_FOUND', `No user ${value} (see \`balcao user list\`)`)
   return row
 }
@@ -215,7 +223,7 @@ export const OPERATOR_COMMANDS = {
     (deps, input): (UserDto & { companyName: string })[] => {
       const list =
         input.company === undefined
-          ? deps.db.select().from(companies).orderBy(asc(companies.name)).all()
+          ? stmt<Named, []>(deps.sqlite, 'SELECT id, name FROM companies ORDER BY name').all()
           : [findCompany(deps, input.company)]
       return list.flatMap((company) =>
         listAllUsers(ctxAs(deps, companyActor(deps, company.id))).map((u) => ({
@@ -251,7 +259,7 @@ export const OPERATOR_COMMANDS = {
   'connection.restart': command(connectionRef, async (deps, input, at) => {
     const { companyId } = operatorConnection(deps, input.id)
     needsServer(at, 'Restarting a connection')
-    await deps.channels.restart(getConnectionRowInCompany(deps.db, companyId, input.id))
+    await deps.channels.restart(getConnectionRowInCompany(deps.sqlite, companyId, input.id))
     return operatorConnection(deps, input.id)
   }),
   'connection.logout': command(connectionRef, async (deps, input, at) => {

@@ -1,8 +1,9 @@
-import { asc, eq } from 'drizzle-orm'
 import { AppError } from '../../../shared/errors'
+import { connectionColumns, type RawConnectionRow, toConnectionRow } from '../../channels/connection-row'
 import { snapshot } from '../../channels/manager'
 import type { Deps } from '../../context'
-import { companies, type WhatsappRow, whatsapps } from '../../db/schema'
+import type { WhatsappRow } from '../../db/schema'
+import { stmt } from '../../db/statements'
 
 /** What the terminal sees of a connection, across companies. */
 function operatorView(row: WhatsappRow, companyName: string) {
@@ -21,25 +22,26 @@ function operatorView(row: WhatsappRow, companyName: string) {
   }
 }
 
+type WithCompany = RawConnectionRow & { companyName: string }
+
+const WITH_COMPANY = `SELECT ${connectionColumns('w')}, c.name AS companyName
+  FROM whatsapps w JOIN companies c ON c.id = w.company_id`
+
+function split({ companyName, ...raw }: WithCompany) {
+  return { row: toConnectionRow(raw), companyName }
+}
+
 export function listAllConnections(deps: Deps) {
-  return deps.db
-    .select({ row: whatsapps, companyName: companies.name })
-    .from(whatsapps)
-    .innerJoin(companies, eq(companies.id, whatsapps.companyId))
-    .orderBy(asc(companies.name), asc(whatsapps.name))
+  return stmt<WithCompany, []>(deps.sqlite, `${WITH_COMPANY} ORDER BY c.name, w.name`)
     .all()
+    .map(split)
     .map(({ row, companyName }) => operatorView(row, companyName))
 }
 
 function load(deps: Deps, connectionId: number) {
-  const found = deps.db
-    .select({ row: whatsapps, companyName: companies.name })
-    .from(whatsapps)
-    .innerJoin(companies, eq(companies.id, whatsapps.companyId))
-    .where(eq(whatsapps.id, connectionId))
-    .get()
+  const found = stmt<WithCompany, [number]>(deps.sqlite, `${WITH_COMPANY} WHERE w.id = ?`).get(connectionId)
   if (!found) throw new AppError('ERR_NO_WAPP_FOUND', `No connection ${connectionId}`)
-  return found
+  return split(found)
 }
 
 export function operatorConnection(deps: Deps, connectionId: number) {

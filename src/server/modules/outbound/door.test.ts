@@ -4,6 +4,7 @@ import { join, relative } from 'node:path'
 import { createHarness, type Harness } from '../../test/harness'
 import { SRC } from '../../test/import-graph'
 import { typingMsOf } from '../campaigns/pacing'
+import { resetCampaignRunner } from '../campaigns/runner'
 import {
   advance,
   MIN,
@@ -15,6 +16,30 @@ import {
 } from '../campaigns/testing'
 import { companyTimeZone } from '../settings/service'
 import { dayOf, sentOn } from './counters'
+import { doorOf } from './door'
+
+/** The process "restarts" over the same database: new doors and a new campaigns runner. */
+async function restart(h: Harness) {
+  h.deps.jobs.drop('doors')
+  await resetCampaignRunner(h.deps, { random: () => 0.5 }).start()
+}
+
+/** A ticket of company A on the connection, open and assigned to its admin (a customer wrote first). */
+async function openTicket(h: Harness, admin: Awaited<ReturnType<Harness['as']>>, connectionId: number) {
+  await admin.post(`/sandbox/connections/${connectionId}/inbound`, {
+    from: '5511988880001',
+    name: 'Maria',
+    body: 'Oi, tudo bem?',
+  })
+  await h.clock.tick(100)
+  const ticketId = h.deps.sqlite
+    .query<{ id: number }, [number]>('SELECT id FROM tickets WHERE company_id = ? ORDER BY id DESC LIMIT 1')
+    .get(h.a.id)!.id
+  h.deps.sqlite
+    .query(`UPDATE tickets SET status = 'open', user_id = ? WHERE id = ?`)
+    .run(h.a.adminId, ticketId)
+  return ticketId
+}
 
 /** The campaign's texts the sandbox saw (the send API's refused one never left). */
 const network = (h: Harness, connectionId: number) =>
@@ -131,6 +156,89 @@ describe('the door of a connection', () => {
     campaign = (await admin.get(`/campaigns/${created.body.id}`)).body
     expect(campaign.status).toBe('FINALIZADA')
     expect(network(h, connection.id)).toEqual(['Olá Pessoa 1', 'Olá Pessoa 2'])
+  })
+
+  test('a door made after a restart keeps the restriction and the pace', async () => {
+    const h = await createHarness({ sandbox: true })
+    setCampaignSettings(h, h.a.id, { messageInterval: 0, longerIntervalAfter: 0 })
+    const { admin, connection } = await sandboxSetup(h)
+    const ticketId = await openTicket(h, admin, connection.id)
+    expect((await admin.post(`/messages/${ticketId}`, { body: 'Já vou ver' })).status).toBe(201)
+    await h.clock.tick(0)
+    const sentAt = h.clock.now()
+    // WhatsApp locks the number for new chats; the send API meets it. Then the server restarts.
+    await admin.post(`/sandbox/connections/${connection.id}/restrict`, { on: true })
+    const token = (await admin.get(`/whatsapp/${connection.id}`)).body.token as string
+    await h.app.request('/api/messages/send', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ number: '5511977770001', body: 'Seu pedido chegou' }),
+    })
+    const before = doorOf(h.deps, connection.id)
+    expect(before.restriction?.detail).toContain('463')
+    await h.clock.tick(MIN)
+    await restart(h)
+    const after = doorOf(h.deps, connection.id)
+    expect(after).not.toBe(before)
+    expect(after.lastSentAt).toBe(sentAt)
+    expect(after.restriction).toEqual(before.restriction)
+    // A campaign started after the restart pauses before claiming anyone.
+    const list = makeContactList(h, h.a.id, people(1))
+    const created = await admin.post('/campaigns', {
+      name: 'Depois',
+      message1: 'Olá {nome}',
+      whatsappId: connection.id,
+      contactListId: list,
+      scheduledAt: new Date(h.clock.now()).toISOString(),
+    })
+    await advance(h, MIN, SEC)
+    expect((await admin.get(`/campaigns/${created.body.id}`)).body).toMatchObject({
+      status: 'EM_ANDAMENTO',
+      pausedReason: 'restricted',
+    })
+    expect(network(h, connection.id)).toEqual([])
+    // An admin resumes: lifted for good, a restart does not bring it back.
+    await admin.post(`/sandbox/connections/${connection.id}/restrict`, { on: false })
+    expect((await admin.post(`/campaigns/${created.body.id}/resume`)).status).toBe(200)
+    await restart(h)
+    expect(doorOf(h.deps, connection.id).restriction).toBeNull()
+    await advance(h, MIN, SEC)
+    expect(network(h, connection.id)).toEqual(['Olá Pessoa 1'])
+  })
+
+  test("after a restart, the next campaign message keeps its pace from the number's last send, a reply", async () => {
+    const h = await createHarness({ sandbox: true })
+    // random() = 0.5: a wait of 10 s after each message.
+    setCampaignSettings(h, h.a.id, { messageInterval: 20, longerIntervalAfter: 0, greaterInterval: 0 })
+    const { admin, connection } = await sandboxSetup(h)
+    const ticketId = await openTicket(h, admin, connection.id)
+    const list = makeContactList(h, h.a.id, people(2))
+    const start = h.clock.now()
+    await admin.post('/campaigns', {
+      name: 'Ofertas',
+      message1: 'Olá {nome}, temos novidades',
+      whatsappId: connection.id,
+      contactListId: list,
+      scheduledAt: new Date(start).toISOString(),
+    })
+    await h.clock.tick(0)
+    const typing = typingMsOf('Olá Pessoa 1, temos novidades')
+    // The first campaign message goes, a reply 2 s after it, and the server restarts right then.
+    await advance(h, typing + 2 * SEC, 100)
+    expect((await admin.post(`/messages/${ticketId}`, { body: 'Resposta' })).status).toBe(201)
+    await h.clock.tick(0)
+    await restart(h)
+    await advance(h, 30 * SEC, 100)
+    const seen = h.deps
+      .sandboxNetwork!.outbound(connection.id)
+      .filter((r) => r.kind === 'text')
+      .map((r) => ({ body: r.body, at: r.at - start }))
+    // Its 10 s count from the reply, as they would have without the restart.
+    expect(seen).toEqual([
+      { body: 'Olá Pessoa 1, temos novidades', at: typing },
+      { body: 'Resposta', at: typing + 2 * SEC },
+      { body: 'Olá Pessoa 2, temos novidades', at: typing + 12 * SEC },
+    ])
   })
 
   test('no module but the door hands a message, a check or "typing..." to a session', () => {

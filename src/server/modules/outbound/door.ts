@@ -13,11 +13,13 @@
  *   next boot, marked failed by its owner (ERR_SEND_INTERRUPTED), never resent blindly. A sign-up code has no
  *   message row: its `signup_codes` row is the record, and a code that did not go is asked for again.
  * - One pace: the door knows when the number last handed a message over (`lastSentAt`), whichever sender it
- *   was, and counts every message of the day (`counters.ts`). Conversation sends (replies, bots, schedules,
+ *   was, and counts every message of the day (`counters.ts`); both are kept in the database, so a door made
+ *   after a restart keeps the pace (`state.ts`). Conversation sends (replies, bots, schedules,
  *   the send API, sign-up codes) go as soon as the line is free; outreach (campaigns) waits its interval from
  *   the number's last send and stops at the daily cap, both counting everything the number sent.
  * - One restriction state: a send WhatsApp refuses as restricted (463, the reach-out time lock), whoever made
- *   it, marks the door restricted; outreach then pauses (every running campaign of the connection, durably)
+ *   it, marks the door restricted, durably (`state.ts`: a restart keeps it, and admins and `balcao doctor` read it
+ *   there as the connection's health); outreach then pauses (every running campaign of the connection, durably)
  *   until an admin resumes, which lifts it (`lift`). Conversation sends go on: the lock still allows replies in
  *   existing chats, and one refused keeps its reason on its row. A banned or logged-out number has no
  *   connected session: every sender waits or fails with ERR_WAPP_NOT_INITIALIZED.
@@ -34,6 +36,7 @@ import type { Deps } from '../../context'
 import { stmt } from '../../db/statements'
 import { companyTimeZone } from '../settings/service'
 import { countSends, dayOf } from './counters'
+import { type Restriction, readDoorState, saveLastSent, saveRestriction } from './state'
 
 /**
  * `conversation`: someone's ticket (attendants, bots, chatbot, schedules, the send API) or a sign-up code;
@@ -82,16 +85,21 @@ export function isRestriction(err: unknown): boolean {
 
 export class ConnectionDoor {
   private line: Promise<unknown> = Promise.resolve()
-  /** When the number last handed a message to WhatsApp, whichever sender (null: not since this start). */
-  lastSentAt: number | null = null
+  /** When the number last handed a message to WhatsApp, whichever sender (null: never). */
+  lastSentAt: number | null
   /** Set when WhatsApp refused a send as restricted; outreach waits until an admin lifts it. */
-  restriction: { at: number; detail: string } | null = null
+  restriction: Restriction | null
   private companyId: number | undefined
 
   constructor(
     private readonly deps: Deps,
     readonly connectionId: number,
-  ) {}
+  ) {
+    // What the door knew before a restart.
+    const state = readDoorState(deps.sqlite, connectionId)
+    this.lastSentAt = state.lastSentAt
+    this.restriction = state.restriction
+  }
 
   /** The connection's session when it is connected now. */
   private session(): ChannelSession | undefined {
@@ -119,7 +127,15 @@ export class ConnectionDoor {
 
   /** An admin resumed the connection's outreach after a restriction. */
   lift() {
+    if (!this.restriction) return
     this.restriction = null
+    saveRestriction(this.deps.sqlite, this.connectionId, null)
+  }
+
+  /** WhatsApp refused a send as restricted: the door holds outreach until an admin resumes. */
+  private restrict(detail: string) {
+    this.restriction = { at: this.deps.clock.now(), detail, until: null }
+    saveRestriction(this.deps.sqlite, this.connectionId, this.restriction)
   }
 
   private open(lane: Lane): Turn {
@@ -145,8 +161,7 @@ export class ConnectionDoor {
       try {
         ref = await send(session)
       } catch (err) {
-        if (isRestriction(err))
-          this.restriction ??= { at: this.deps.clock.now(), detail: (err as Error)?.message ?? '463' }
+        if (isRestriction(err) && !this.restriction) this.restrict((err as Error)?.message ?? '463')
         throw err
       }
       this.sent(lane)
@@ -166,6 +181,7 @@ export class ConnectionDoor {
   private sent(lane: Lane) {
     const now = this.deps.clock.now()
     this.lastSentAt = now
+    saveLastSent(this.deps.sqlite, this.connectionId, now)
     if (lane === 'outreach') return
     // A connection never changes company.
     this.companyId ??= stmt<{ companyId: number }, [number]>(

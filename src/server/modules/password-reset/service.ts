@@ -8,7 +8,6 @@ import { AppError } from '../../../shared/errors'
 import { RESET_PASSWORD, RESET_TOKEN } from '../../../shared/schemas/signup'
 import type { Deps, SystemActor } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import type { PasswordResetRow, UserRow } from '../../db/schema'
 import { stmt } from '../../db/statements'
 import { escapeHtml, requireMailSettings, sendMail } from '../../mail/mailer'
@@ -109,8 +108,7 @@ export async function resetPasswordWithCode(deps: Deps, email: string, token: st
   // Checked and spent in one step: two requests with the right code cannot both pass.
   const now = deps.clock.now()
   const hash = codeHash(deps.secrets, 'password-reset', token)
-  const accepted = transact(deps, (tx) => {
-    const sqlite = sqliteOf(tx)
+  const accepted = transact(deps, (sqlite) => {
     const reset = stmt<Omit<PasswordResetRow, 'userId' | 'createdAt'>, [number]>(
       sqlite,
       `SELECT code_hash AS codeHash, expires_at AS expiresAt, used_at AS usedAt, attempts
@@ -134,12 +132,12 @@ export async function resetPasswordWithCode(deps: Deps, email: string, token: st
   if (!accepted) throw invalid()
   const passwordHash = await hashPassword(password)
   const actor: SystemActor = { kind: 'system', companyId: user.companyId }
-  transact(deps, (tx, events) => {
+  transact(deps, (sqlite, events) => {
     stmt<unknown, [string, number, number]>(
-      sqliteOf(tx),
+      sqlite,
       'UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?',
     ).run(passwordHash, deps.clock.now(), user.id)
-    endOtherSessions({ ...deps, actor }, tx, events, user.id, null)
+    endOtherSessions({ ...deps, actor }, sqlite, events, user.id, null)
   })
   deps.log.info('password reset with a recovery code', { userId: user.id })
   return { status: 'ok' as const }

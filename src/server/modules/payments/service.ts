@@ -83,7 +83,7 @@ export function getSubscription(ctx: Ctx): SubscriptionDto {
 /** `POST /subscription`: the Pix code for one of the company's open invoices. */
 export function checkout(ctx: Ctx, input: CheckoutInput): CheckoutResponse {
   const actor = userActor(ctx)
-  const invoice = getInvoiceInCompany(ctx.db, actor.companyId, input.invoiceId)
+  const invoice = getInvoiceInCompany(ctx.sqlite, actor.companyId, input.invoiceId)
   if (invoice.status === 'void')
     throw new AppError('ERR_INVOICE_VOID', 'This invoice was cancelled and cannot be paid')
   if (invoice.status !== 'open') throw new AppError('ERR_INVOICE_NOT_OPEN', 'This invoice is already paid')

@@ -113,8 +113,7 @@ function assertNameFree(db: Connection, name: string, exceptId?: number) {
 }
 
 export function createPlan(ctx: Ctx, input: PlanInput): PlanDto {
-  return transact(ctx, (tx) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite) => {
     assertNameFree(sqlite, input.name)
     const now = ctx.clock.now()
     const set = assignments({ ...input, name: input.name })
@@ -128,8 +127,7 @@ export function createPlan(ctx: Ctx, input: PlanInput): PlanDto {
 }
 
 export function updatePlan(ctx: Ctx, planId: number, input: PlanInput): PlanDto {
-  return transact(ctx, (tx) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite) => {
     getPlanRow(sqlite, planId)
     assertNameFree(sqlite, input.name, planId)
     const set = assignments(input)
@@ -143,8 +141,7 @@ export function updatePlan(ctx: Ctx, planId: number, input: PlanInput): PlanDto 
 }
 
 export function deletePlan(ctx: Ctx, planId: number) {
-  transact(ctx, (tx) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite) => {
     getPlanRow(sqlite, planId)
     const inUse =
       stmt<{ n: number }, [number]>(sqlite, 'SELECT count(*) AS n FROM companies WHERE plan_id = ?').get(

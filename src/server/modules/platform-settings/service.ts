@@ -9,7 +9,6 @@ import {
 import type { Ctx, Deps } from '../../context'
 import { transact } from '../../context'
 import { open, seal } from '../../crypto/sealed'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 
 type Reader = Pick<Deps, 'sqlite' | 'secrets' | 'env'>
@@ -61,8 +60,7 @@ export function updatePlatformSetting(ctx: Ctx, key: string, value: string | nul
       { field: 'value', message: `must be at most ${max} characters` },
     ])
   }
-  transact(ctx, (tx) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite) => {
     if (!text) {
       stmt<unknown, [string]>(sqlite, 'DELETE FROM platform_settings WHERE key = ?').run(key)
       return

@@ -27,7 +27,6 @@ import { isoString } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact, userActor } from '../../context'
 import { open, seal } from '../../crypto/sealed'
-import { sqliteOf } from '../../db/connection'
 import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import type { EventBuffer } from '../../realtime/hub'
@@ -267,8 +266,7 @@ export function getPrompt(ctx: Ctx, id: number): PromptDto {
 export function createPrompt(ctx: Ctx, input: PromptInput): PromptDto {
   const actor = userActor(ctx)
   const values = storedOf(ctx, actor.companyId, input, null)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const now = ctx.clock.now()
     const { id } = stmt<{ id: number }, [Stored & { companyId: number; now: number }]>(
       sqlite,
@@ -287,8 +285,7 @@ export function updatePrompt(ctx: Ctx, id: number, input: PromptInput): PromptDt
   const actor = userActor(ctx)
   const current = getRow(ctx.sqlite, actor.companyId, id)
   const values = storedOf(ctx, actor.companyId, input, current)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     getRow(sqlite, actor.companyId, id)
     stmt<unknown, [Stored & { id: number; now: number }]>(
       sqlite,
@@ -306,8 +303,7 @@ export function updatePrompt(ctx: Ctx, id: number, input: PromptInput): PromptDt
 
 export function deletePrompt(ctx: Ctx, id: number): void {
   const actor = userActor(ctx)
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     getRow(sqlite, actor.companyId, id)
     stmt(sqlite, 'UPDATE queues SET prompt_id = NULL WHERE company_id = ? AND prompt_id = ?').run(
       actor.companyId,

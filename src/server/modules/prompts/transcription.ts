@@ -15,7 +15,6 @@ import type { MessageDto } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
 import type { Ctx, Deps } from '../../context'
 import { transact, userActor } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { mediaFilePath } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import { loadMessageDtos } from '../messages/dto'
@@ -135,12 +134,11 @@ export async function transcribeMessage(
     { bytes, name: m.mediaName || `audio.${ext}`, mime },
     options,
   )
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     sqlite
       .query('UPDATE messages SET transcription = ?, updated_at = ? WHERE id = ?')
       .run(text, ctx.clock.now(), id)
-    publishMessageUpdates(ctx, tx, events, m.ticketId, [id])
+    publishMessageUpdates(ctx, sqlite, events, m.ticketId, [id])
   })
   return loadMessageDtos(ctx, [id])[0]!
 }

@@ -25,7 +25,6 @@ import { isoString } from '../../clock'
 import type { Ctx, Deps } from '../../context'
 import { transact, userActor } from '../../context'
 import { seal } from '../../crypto/sealed'
-import { sqliteOf } from '../../db/connection'
 import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { OutboundError } from '../../net/guarded-fetch'
@@ -199,8 +198,7 @@ const WRITE_COLUMNS = `type = $type, name = $name, project_name = $projectName, 
 export function createQueueIntegration(ctx: Ctx, input: QueueIntegrationInput): QueueIntegrationDto {
   const actor = userActor(ctx)
   const values = storedOf(ctx, input, null)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const now = ctx.clock.now()
     const { id } = stmt<{ id: number }, [Stored & { companyId: number; now: number }]>(
       sqlite,
@@ -225,8 +223,7 @@ export function updateQueueIntegration(
   const actor = userActor(ctx)
   const current = getRow(ctx.sqlite, actor.companyId, id)
   const values = storedOf(ctx, input, current)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     getRow(sqlite, actor.companyId, id)
     stmt<unknown, [Stored & { id: number; now: number }]>(
       sqlite,
@@ -240,8 +237,7 @@ export function updateQueueIntegration(
 
 export function deleteQueueIntegration(ctx: Ctx, id: number): void {
   const actor = userActor(ctx)
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     getRow(sqlite, actor.companyId, id)
     stmt(sqlite, 'UPDATE queues SET integration_id = NULL WHERE company_id = ? AND integration_id = ?').run(
       actor.companyId,

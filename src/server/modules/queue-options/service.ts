@@ -116,7 +116,7 @@ function resolveParent(
 /** GET /queue-options?queueId=&parentId=: the options under a parent (-1: top level), each with its subtree. */
 export function listQueueOptions(ctx: Ctx, query: { queueId: number; parentId?: number }): QueueOptionDto[] {
   const { companyId } = ctx.actor
-  getQueueRowInCompany(ctx.db, companyId, query.queueId)
+  getQueueRowInCompany(ctx.sqlite, companyId, query.queueId)
   const parent = resolveParent(ctx.sqlite, companyId, query.queueId, query.parentId)
   const rows = optionsOfQueue(ctx.sqlite, companyId, query.queueId)
   return childrenOf(rows, parent?.id ?? null).map((r) => toDto(ctx, rows, r))
@@ -135,10 +135,10 @@ function assertFreePosition(siblings: QueueOptionRow[], option: string, exceptId
 
 export function createQueueOption(ctx: Ctx, input: CreateQueueOptionInput): QueueOptionDto {
   const { companyId } = ctx.actor
-  return transact(ctx, (tx) => {
-    getQueueRowInCompany(tx, companyId, input.queueId)
-    const parent = resolveParent(tx, companyId, input.queueId, input.parentId)
-    const rows = optionsOfQueue(tx, companyId, input.queueId)
+  return transact(ctx, (sqlite) => {
+    getQueueRowInCompany(sqlite, companyId, input.queueId)
+    const parent = resolveParent(sqlite, companyId, input.queueId, input.parentId)
+    const rows = optionsOfQueue(sqlite, companyId, input.queueId)
     if (rows.length >= MAX_OPTIONS_PER_QUEUE) {
       throw fieldError('queueId', `A queue holds at most ${MAX_OPTIONS_PER_QUEUE} options`)
     }
@@ -157,7 +157,7 @@ export function createQueueOption(ctx: Ctx, input: CreateQueueOptionInput): Queu
     }
     const now = ctx.clock.now()
     const row = stmt<QueueOptionRow, [number, number, number | null, string, string, string, number, number]>(
-      sqliteOf(tx),
+      sqlite,
       `INSERT INTO queue_options (company_id, queue_id, parent_id, title, message, "option", created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${OPTION_COLUMNS}`,
     ).get(companyId, input.queueId, parent?.id ?? null, input.title, input.message ?? '', option, now, now)!
@@ -167,9 +167,9 @@ export function createQueueOption(ctx: Ctx, input: CreateQueueOptionInput): Queu
 
 export function updateQueueOption(ctx: Ctx, optionId: number, input: UpdateQueueOptionInput): QueueOptionDto {
   const { companyId } = ctx.actor
-  return transact(ctx, (tx) => {
-    const current = getQueueOptionInCompany(tx, companyId, optionId)
-    const rows = optionsOfQueue(tx, companyId, current.queueId)
+  return transact(ctx, (sqlite) => {
+    const current = getQueueOptionInCompany(sqlite, companyId, optionId)
+    const rows = optionsOfQueue(sqlite, companyId, current.queueId)
     const option = input.option === undefined ? undefined : String(Number(input.option))
     if (option !== undefined) assertFreePosition(childrenOf(rows, current.parentId), option, optionId)
     const set: [string, string][] = [
@@ -178,7 +178,7 @@ export function updateQueueOption(ctx: Ctx, optionId: number, input: UpdateQueue
       ...(option === undefined ? [] : [['"option"', option] as [string, string]]),
     ]
     const row = stmt<QueueOptionRow, (string | number)[]>(
-      sqliteOf(tx),
+      sqlite,
       `UPDATE queue_options SET ${set.map(([column]) => `${column} = ?, `).join('')}updated_at = ? WHERE id = ?
        RETURNING ${OPTION_COLUMNS}`,
     ).get(...set.map(([, value]) => value), ctx.clock.now(), optionId)!
@@ -214,17 +214,17 @@ function removeFiles(ctx: Ctx, companyId: number, paths: (string | null)[]) {
 /** DELETE /queue-options/{id}: the option and its whole subtree; the remaining siblings close the gap. */
 export function deleteQueueOption(ctx: Ctx, optionId: number): { deleted: number } {
   const { companyId } = ctx.actor
-  const { ids, files } = transact(ctx, (tx) => {
-    const current = getQueueOptionInCompany(tx, companyId, optionId)
-    const rows = optionsOfQueue(tx, companyId, current.queueId)
+  const { ids, files } = transact(ctx, (sqlite) => {
+    const current = getQueueOptionInCompany(sqlite, companyId, optionId)
+    const rows = optionsOfQueue(sqlite, companyId, current.queueId)
     const ids = subtreeIds(rows, optionId)
     const files = rows.filter((r) => ids.includes(r.id)).map((r) => r.mediaPath)
     stmt<unknown, [string]>(
-      sqliteOf(tx),
+      sqlite,
       'DELETE FROM queue_options WHERE id IN (SELECT value FROM json_each(?))',
     ).run(JSON.stringify(ids))
     const remaining = childrenOf(rows, current.parentId).filter((r) => r.id !== optionId)
-    renumber(tx, remaining, ctx.clock.now())
+    renumber(sqlite, remaining, ctx.clock.now())
     return { ids, files }
   })
   removeFiles(ctx, companyId, files)
@@ -270,11 +270,11 @@ export function setQueueOptionMedia(ctx: Ctx, optionId: number, media: UploadedM
   })
   let previous: string | null = null
   try {
-    const dto = transact(ctx, (tx) => {
-      const current = getQueueOptionInCompany(tx, companyId, optionId)
+    const dto = transact(ctx, (sqlite) => {
+      const current = getQueueOptionInCompany(sqlite, companyId, optionId)
       previous = current.mediaPath
       const row = stmt<QueueOptionRow, [string, string, string, number, number]>(
-        sqliteOf(tx),
+        sqlite,
         `UPDATE queue_options SET media_path = ?, media_name = ?, media_mime = ?, updated_at = ? WHERE id = ?
          RETURNING ${OPTION_COLUMNS}`,
       ).get(
@@ -284,7 +284,7 @@ export function setQueueOptionMedia(ctx: Ctx, optionId: number, media: UploadedM
         ctx.clock.now(),
         optionId,
       )!
-      return toDto(ctx, optionsOfQueue(tx, companyId, row.queueId), row)
+      return toDto(ctx, optionsOfQueue(sqlite, companyId, row.queueId), row)
     })
     removeFiles(ctx, companyId, [previous])
     return dto
@@ -298,17 +298,17 @@ export function setQueueOptionMedia(ctx: Ctx, optionId: number, media: UploadedM
 export function clearQueueOptionMedia(ctx: Ctx, optionId: number): QueueOptionDto {
   const { companyId } = ctx.actor
   let previous: string | null = null
-  const dto = transact(ctx, (tx) => {
-    const current = getQueueOptionInCompany(tx, companyId, optionId)
+  const dto = transact(ctx, (sqlite) => {
+    const current = getQueueOptionInCompany(sqlite, companyId, optionId)
     previous = current.mediaPath
     if (previous) {
       stmt<unknown, [number, number]>(
-        sqliteOf(tx),
+        sqlite,
         'UPDATE queue_options SET media_path = NULL, media_name = NULL, media_mime = NULL, updated_at = ? WHERE id = ?',
       ).run(ctx.clock.now(), optionId)
     }
-    const row = getQueueOptionInCompany(tx, companyId, optionId)
-    return toDto(ctx, optionsOfQueue(tx, companyId, row.queueId), row)
+    const row = getQueueOptionInCompany(sqlite, companyId, optionId)
+    return toDto(ctx, optionsOfQueue(sqlite, companyId, row.queueId), row)
   })
   removeFiles(ctx, companyId, [previous])
   return dto

@@ -130,18 +130,18 @@ function assignments(values: Record<string, string | number | null | undefined>)
 
 export function createQueue(ctx: Ctx, input: QueueInput): QueueDto {
   const { companyId } = ctx.actor
-  return transact(ctx, (tx, events) => {
-    assertWithinPlanLimit(ctx, 'queues', tx)
-    assertUnique(tx, companyId, input)
+  return transact(ctx, (sqlite, events) => {
+    assertWithinPlanLimit(ctx, 'queues', sqlite)
+    assertUnique(sqlite, companyId, input)
     const now = ctx.clock.now()
     const set = assignments({
-      ...columns(tx, companyId, input, true),
+      ...columns(sqlite, companyId, input, true),
       companyId,
       createdAt: now,
       updatedAt: now,
     })
     const row = stmt<QueueRow, (string | number | null)[]>(
-      sqliteOf(tx),
+      sqlite,
       `INSERT INTO queues (${set.map((a) => a.column).join(', ')}) VALUES (${set.map(() => '?').join(', ')})
        RETURNING ${QUEUE_COLUMNS}`,
     ).get(...set.map((a) => a.value)) as QueueRow
@@ -153,12 +153,12 @@ export function createQueue(ctx: Ctx, input: QueueInput): QueueDto {
 
 export function updateQueue(ctx: Ctx, queueId: number, input: QueueInput): QueueDto {
   const { companyId } = ctx.actor
-  return transact(ctx, (tx, events) => {
-    const before = getQueueRowInCompany(tx, companyId, queueId)
-    assertUnique(tx, companyId, input, queueId)
-    const set = assignments({ ...columns(tx, companyId, input, false), updatedAt: ctx.clock.now() })
+  return transact(ctx, (sqlite, events) => {
+    const before = getQueueRowInCompany(sqlite, companyId, queueId)
+    assertUnique(sqlite, companyId, input, queueId)
+    const set = assignments({ ...columns(sqlite, companyId, input, false), updatedAt: ctx.clock.now() })
     const row = stmt<QueueRow, (string | number | null)[]>(
-      sqliteOf(tx),
+      sqlite,
       `UPDATE queues SET ${set.map((a) => `${a.column} = ?`).join(', ')} WHERE id = ? RETURNING ${QUEUE_COLUMNS}`,
     ).get(...set.map((a) => a.value), queueId) as QueueRow
     // A bot given to the queue takes the tickets already waiting in it with their next message.
@@ -172,8 +172,7 @@ export function updateQueue(ctx: Ctx, queueId: number, input: QueueInput): Queue
 
 export function deleteQueue(ctx: Ctx, queueId: number) {
   const { companyId } = ctx.actor
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     getQueueRowInCompany(sqlite, companyId, queueId)
     const members = stmt<{ userId: number }, [number]>(
       sqlite,
@@ -187,7 +186,7 @@ export function deleteQueue(ctx: Ctx, queueId: number) {
     stmt<unknown, [number]>(sqlite, 'DELETE FROM queues WHERE id = ?').run(queueId)
     events.publish(rooms.company(companyId), channel(companyId, 'queue'), { action: 'delete', queueId })
     events.afterCommit(() => {
-      for (const { userId } of members) ctx.hub.resubscribeUser(userId, roomsOfUser(ctx.db, userId))
+      for (const { userId } of members) ctx.hub.resubscribeUser(userId, roomsOfUser(ctx.sqlite, userId))
       for (const { path } of files) {
         const file = path ? mediaFilePath(ctx, companyId, path) : null
         try {

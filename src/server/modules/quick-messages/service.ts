@@ -14,7 +14,6 @@ import type { ListQuickMessagesQuery, QuickMessageInput } from '../../../shared/
 import { isoString } from '../../clock'
 import type { Ctx, UserActor } from '../../context'
 import { isAdminActor, transact, userActor } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { listPage, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
@@ -198,8 +197,7 @@ export function getQuickMessage(ctx: Ctx, id: number): QuickMessageDto {
 /** `POST /quick-messages`: the acting user owns it. New ones are active unless `status` says otherwise. */
 export function createQuickMessage(ctx: Ctx, input: QuickMessageInput): QuickMessageDto {
   const actor = userActor(ctx)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const geral = input.geral ?? false
     assertMayShare(actor, geral)
     assertShortcodeFree(sqlite, actor.companyId, { shortcode: input.shortcode, geral, ownerId: actor.userId })
@@ -227,8 +225,7 @@ export function createQuickMessage(ctx: Ctx, input: QuickMessageInput): QuickMes
 /** `PUT /quick-messages/{id}`: fields left out keep their values; the owner stays who it was. */
 export function updateQuickMessage(ctx: Ctx, id: number, input: QuickMessageInput): QuickMessageDto {
   const actor = userActor(ctx)
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     const current = getQuickMessageRow(sqlite, actor, id)
     assertMayChange(actor, current)
     const geral = input.geral ?? current.geral === 1
@@ -263,8 +260,7 @@ function removeFile(ctx: Ctx, companyId: number, path: string | null) {
 /** `DELETE /quick-messages/{id}`: the row, then (after commit) its attachment's file. */
 export function deleteQuickMessage(ctx: Ctx, id: number): void {
   const actor = userActor(ctx)
-  const gone = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const gone = transact(ctx, (sqlite, events) => {
     const current = getQuickMessageRow(sqlite, actor, id)
     assertMayChange(actor, current)
     stmt(sqlite, 'DELETE FROM quick_messages WHERE id = ?').run(id)
@@ -295,8 +291,7 @@ export function attachQuickMessageMedia(ctx: Ctx, id: number, upload: UploadedMe
   })
   let previous: string | null = null
   try {
-    const record = transact(ctx, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    const record = transact(ctx, (sqlite, events) => {
       const current = getQuickMessageRow(sqlite, actor, id)
       assertMayChange(actor, current)
       previous = current.mediaPath
@@ -326,8 +321,7 @@ export function attachQuickMessageMedia(ctx: Ctx, id: number, upload: UploadedMe
 export function removeQuickMessageMedia(ctx: Ctx, id: number): QuickMessageDto {
   const actor = userActor(ctx)
   let previous: string | null = null
-  const record = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const record = transact(ctx, (sqlite, events) => {
     const current = getQuickMessageRow(sqlite, actor, id)
     assertMayChange(actor, current)
     previous = current.mediaPath

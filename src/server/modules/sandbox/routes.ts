@@ -21,7 +21,7 @@ export const MAX_INBOUND_BATCH = 500
 export function sandboxRoutes(network: SandboxNetwork) {
   const sandboxConnection = (c: Context<AppEnv>) => {
     const ctx = ctxOf(c)
-    const row = getConnectionRowInCompany(ctx.db, ctx.actor.companyId, pathId(c, 'ERR_NO_WAPP_FOUND'))
+    const row = getConnectionRowInCompany(ctx.sqlite, ctx.actor.companyId, pathId(c, 'ERR_NO_WAPP_FOUND'))
     if (row.provider !== 'sandbox') throw new AppError('ERR_NO_WAPP_FOUND', 'Not a sandbox connection')
     return row
   }

@@ -5,6 +5,7 @@
 import type { Database } from 'bun:sqlite'
 import { AppError } from '../../../shared/errors'
 import { nextOccurrence, type RepeatRule, type ScheduleDto } from '../../../shared/scheduled-messages'
+import { maskName, type NumberVisibility } from '../../access/mask'
 import { isoString } from '../../clock'
 import type { Deps } from '../../context'
 import type { ScheduleRow } from '../../db/schema/schedules'
@@ -12,7 +13,6 @@ import { stmt } from '../../db/statements'
 import { signedMediaUrl } from '../../media/sign'
 import type { EventBuffer } from '../../realtime/hub'
 import { channel, rooms } from '../../realtime/rooms'
-import { maskName, type NumberVisibility } from '../contacts/mask'
 import { companyTimeZone } from '../settings/service'
 
 /** A schedule row as the service reads it: the table's own row type. */

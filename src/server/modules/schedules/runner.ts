@@ -31,7 +31,6 @@ import { planAllows } from '../../../shared/plans'
 import { assertCompanyOpen } from '../../access/company-access'
 import type { TimerHandle } from '../../clock'
 import { type Ctx, type Deps, transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import type { Job } from '../../jobs/registry'
 import { mediaFilePath, storeMedia } from '../../media/store'
@@ -174,8 +173,7 @@ export class ScheduleRunner implements Job {
       this.assertMaySend(row.companyId)
       media = this.copyMedia(row)
       const file = media
-      return transact(this.deps, (tx, events) => {
-        const sqlite = sqliteOf(tx)
+      return transact(this.deps, (sqlite, events) => {
         const now = this.deps.clock.now()
         const won = sqlite
           .query(
@@ -187,7 +185,7 @@ export class ScheduleRunner implements Job {
         this.writeNext(row, now, events)
         const ctx: Ctx = { ...this.deps, actor: { kind: 'system', companyId: row.companyId } }
         const ticket = this.ticketFor(row, now, events)
-        const [messageId] = writeOutboundMessages(ctx, tx, events, ticket, {
+        const [messageId] = writeOutboundMessages(ctx, sqlite, events, ticket, {
           body: row.body,
           media: file ? [file] : [],
         })
@@ -229,8 +227,7 @@ export class ScheduleRunner implements Job {
     const reason = (
       e?.code ? `${e.code}: ${e.message ?? ''}` : `ERR_SENDING_WAPP_MSG: ${e?.message ?? err}`
     ).slice(0, MAX_REASON)
-    transact(this.deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(this.deps, (sqlite, events) => {
       const now = this.deps.clock.now()
       const changed = sqlite
         .query(

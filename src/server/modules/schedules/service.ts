@@ -19,15 +19,14 @@ import {
 } from '../../../shared/scheduled-messages'
 import type { ListSchedulesQuery, ScheduleInput } from '../../../shared/schemas/scheduled-messages'
 import { instantOf, parseWallTime } from '../../../shared/timezone'
+import { numberVisibility } from '../../access/mask'
 import type { Ctx } from '../../context'
 import { transact, userActor } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { pageCount, pageOf, pageWindow } from '../../db/paging'
 import { stmt } from '../../db/statements'
 import { cleanFileName, mediaFilePath, storeMedia } from '../../media/store'
 import type { UploadedMedia } from '../../media/upload'
 import { channel, rooms } from '../../realtime/rooms'
-import { numberVisibility } from '../contacts/mask'
 import { companyTimeZone } from '../settings/service'
 import { actorScope } from '../tickets/access'
 import { assertMayWriteToContact } from '../tickets/held'
@@ -185,8 +184,7 @@ export function createSchedule(ctx: Ctx, input: ScheduleInput): ScheduleDto {
   const actor = userActor(ctx)
   const r = resolveInput(ctx, input)
   assertMayScheduleFor(ctx, r)
-  const id = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const id = transact(ctx, (sqlite, events) => {
     const now = ctx.clock.now()
     const { id } = stmt<{ id: number }, (string | number | null)[]>(
       sqlite,
@@ -234,8 +232,7 @@ export function updateSchedule(ctx: Ctx, id: number, input: ScheduleInput): Sche
   assertEditable(scheduleInCompany(ctx.sqlite, companyId, id))
   const r = resolveInput(ctx, input)
   assertMayScheduleFor(ctx, r)
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     const current = scheduleInCompany(sqlite, companyId, id)
     assertEditable(current)
     sqlite
@@ -286,8 +283,7 @@ function dropMediaFile(ctx: Ctx, companyId: number, path: string | null) {
  */
 export function deleteSchedule(ctx: Ctx, id: number) {
   const companyId = ctx.actor.companyId
-  const row = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const row = transact(ctx, (sqlite, events) => {
     const row = scheduleInCompany(sqlite, companyId, id)
     if (row.status === 'ENVIANDO')
       throw fieldError('status', 'This message is being sent right now; try again in a moment')
@@ -320,8 +316,7 @@ export function uploadScheduleMedia(ctx: Ctx, id: number, upload: UploadedMedia)
   })
   let previous: string | null = null
   try {
-    transact(ctx, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(ctx, (sqlite, events) => {
       const row = scheduleInCompany(sqlite, companyId, id)
       assertEditable(row)
       previous = row.mediaPath
@@ -349,8 +344,7 @@ export function uploadScheduleMedia(ctx: Ctx, id: number, upload: UploadedMedia)
 /** `DELETE /schedules/{id}/media-upload`: takes the attachment away. */
 export function deleteScheduleMedia(ctx: Ctx, id: number): ScheduleDto {
   const companyId = ctx.actor.companyId
-  const previous = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const previous = transact(ctx, (sqlite, events) => {
     const row = scheduleInCompany(sqlite, companyId, id)
     assertEditable(row)
     sqlite
@@ -372,8 +366,7 @@ export function deleteScheduleMedia(ctx: Ctx, id: number): ScheduleDto {
  */
 export function retrySchedule(ctx: Ctx, id: number): ScheduleDto {
   const companyId = ctx.actor.companyId
-  const requeued = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const requeued = transact(ctx, (sqlite, events) => {
     const row = scheduleInCompany(sqlite, companyId, id)
     if (row.status !== 'ERRO') throw fieldError('status', 'Only a schedule that failed can be sent again')
     const now = ctx.clock.now()

@@ -1,6 +1,5 @@
 import type { Deps } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { stmt } from '../../db/statements'
 import { outboundSender } from '../messages/outbound'
 import { publishSchedule } from './rows'
@@ -33,8 +32,7 @@ export function settleSchedules(deps: Deps, scheduleId?: number) {
   for (const r of rows) {
     if (r.sendState === 'queued' || r.sendState === 'sending') continue
     const now = deps.clock.now()
-    transact(deps, (tx, events) => {
-      const sqlite = sqliteOf(tx)
+    transact(deps, (sqlite, events) => {
       let changed: number
       if (r.sendState === 'sent')
         changed = sqlite

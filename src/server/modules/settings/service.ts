@@ -29,7 +29,7 @@ export function companySettings(db: Connection, companyId: number): SettingItem[
 }
 
 export function listSettings(ctx: Ctx): SettingItem[] {
-  return companySettings(ctx.db, ctx.actor.companyId)
+  return companySettings(ctx.sqlite, ctx.actor.companyId)
 }
 
 export function updateSetting(ctx: Ctx, key: string, value: string): SettingItem {
@@ -37,10 +37,10 @@ export function updateSetting(ctx: Ctx, key: string, value: string): SettingItem
   const allowed: readonly string[] = SETTINGS[key].values
   if (!allowed.includes(value)) throw fieldError('value', `${key} must be one of: ${allowed.join(', ')}`)
   const { companyId } = ctx.actor
-  return transact(ctx, (tx, events) => {
+  return transact(ctx, (sqlite, events) => {
     const now = ctx.clock.now()
     stmt<unknown, [number, string, string, number, number, string, number]>(
-      sqliteOf(tx),
+      sqlite,
       `INSERT INTO settings (company_id, key, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (company_id, key) DO UPDATE SET value = ?, updated_at = ?`,
     ).run(companyId, key, value, now, now, value, now)

@@ -6,14 +6,13 @@
  * through the platform company's default connection when it is connected, bound to that phone); otherwise
  * the operator issues one (`balcao signup-code create`, or the super user: `POST /api/signup/codes`).
  */
-import { and, asc, desc, eq, gt, isNull, lt, or } from 'drizzle-orm'
 import type { CompanyWithPlanDto } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
 import { type IssuedSignupCode, normalizePhone, type SignupInput } from '../../../shared/schemas/signup'
 import { isoDate, isoString } from '../../clock'
 import type { Ctx, Deps, SystemActor } from '../../context'
 import { transact } from '../../context'
-import { companies, signupCodes, users, whatsapps } from '../../db/schema'
+import { stmt } from '../../db/statements'
 import { assertMayReadCompany, createCompany, getCompany } from '../companies/service'
 import { doorOf } from '../outbound/door'
 import { getPlanRow, toPlanDto } from '../plans/service'
@@ -30,14 +29,12 @@ export type SignupCodeSource = 'whatsapp' | 'super' | 'terminal'
 const INVALID_CODE = 'Código de validação inválido. Não foi possível registrar.'
 
 /** The platform company: the one its super users belong to (the bootstrap's). */
-export function platformCompanyId(deps: Pick<Deps, 'db'>): number | null {
+export function platformCompanyId(deps: Pick<Deps, 'sqlite'>): number | null {
   return (
-    deps.db
-      .select({ companyId: users.companyId })
-      .from(users)
-      .where(eq(users.super, true))
-      .orderBy(asc(users.id))
-      .get()?.companyId ?? null
+    stmt<{ companyId: number }, []>(
+      deps.sqlite,
+      'SELECT company_id AS companyId FROM users WHERE super = 1 ORDER BY id LIMIT 1',
+    ).get()?.companyId ?? null
   )
 }
 
@@ -49,37 +46,32 @@ export function issueSignupCode(
 ): IssuedSignupCode {
   const now = deps.clock.now()
   const expiresAt = now + SIGNUP_CODE_TTL_MS
-  const code = transact(deps, (tx) => {
+  const code = transact(deps, (sqlite) => {
     // Codes that ended a day ago are of no use to anyone: they go here, a few at a time.
-    tx.delete(signupCodes)
-      .where(and(lt(signupCodes.expiresAt, now - DAY_MS), isNull(signupCodes.companyId)))
-      .run()
+    stmt<unknown, [number]>(
+      sqlite,
+      'DELETE FROM signup_codes WHERE expires_at < ? AND company_id IS NULL',
+    ).run(now - DAY_MS)
     // A visitor who asks again gets a new code, and the one sent before stops working.
     if (phone && source === 'whatsapp')
-      tx.update(signupCodes)
-        .set({ expiresAt: now })
-        .where(
-          and(
-            eq(signupCodes.phone, phone),
-            eq(signupCodes.source, 'whatsapp'),
-            isNull(signupCodes.usedAt),
-            gt(signupCodes.expiresAt, now),
-          ),
-        )
-        .run()
+      stmt<unknown, [number, string, number]>(
+        sqlite,
+        `UPDATE signup_codes SET expires_at = ?
+          WHERE phone = ? AND source = 'whatsapp' AND used_at IS NULL AND expires_at > ?`,
+      ).run(now, phone, now)
     for (;;) {
       const candidate = newCode()
       const hash = codeHash(deps.secrets, 'signup', candidate)
       // Two live codes with the same digits would be one code for two people.
-      const clash = tx
-        .select({ id: signupCodes.id })
-        .from(signupCodes)
-        .where(
-          and(eq(signupCodes.codeHash, hash), isNull(signupCodes.usedAt), gt(signupCodes.expiresAt, now)),
-        )
-        .get()
+      const clash = stmt<{ id: number }, [string, number]>(
+        sqlite,
+        'SELECT id FROM signup_codes WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?',
+      ).get(hash, now)
       if (clash) continue
-      tx.insert(signupCodes).values({ codeHash: hash, phone, source, createdAt: now, expiresAt }).run()
+      stmt<unknown, [string, string | null, SignupCodeSource, number, number]>(
+        sqlite,
+        'INSERT INTO signup_codes (code_hash, phone, source, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+      ).run(hash, phone, source, now, expiresAt)
       return candidate
     }
   })
@@ -90,11 +82,10 @@ export function issueSignupCode(
 function sendingConnection(deps: Deps) {
   const companyId = platformCompanyId(deps)
   if (companyId == null) return null
-  const row = deps.db
-    .select()
-    .from(whatsapps)
-    .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.isDefault, true)))
-    .get()
+  const row = stmt<{ id: number }, [number]>(
+    deps.sqlite,
+    'SELECT id FROM whatsapps WHERE company_id = ? AND is_default = 1',
+  ).get(companyId)
   if (!row || deps.channels.session(row.id)?.status !== 'CONNECTED') return null
   return row
 }
@@ -154,25 +145,22 @@ export function requestSignupCode(deps: Deps, rawPhone: string): Promise<void> {
 function claimCode(deps: Deps, code: string, phone: string): number {
   const now = deps.clock.now()
   const hash = codeHash(deps.secrets, 'signup', code)
-  return transact(deps, (tx) => {
-    const row = tx
-      .select({ id: signupCodes.id })
-      .from(signupCodes)
-      .where(
-        and(
-          eq(signupCodes.codeHash, hash),
-          isNull(signupCodes.usedAt),
-          gt(signupCodes.expiresAt, now),
-          or(isNull(signupCodes.phone), eq(signupCodes.phone, phone)),
-        ),
-      )
-      .orderBy(desc(signupCodes.phone))
-      .get()
+  return transact(deps, (sqlite) => {
+    // The phone's own code sorts before an unbound one (NULLs last when descending).
+    const row = stmt<{ id: number }, [string, number, string]>(
+      sqlite,
+      `SELECT id FROM signup_codes
+        WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? AND (phone IS NULL OR phone = ?)
+        ORDER BY phone DESC`,
+    ).get(hash, now, phone)
     if (!row)
       throw new AppError('ERR_SIGNUP_INVALID_CODE', INVALID_CODE, undefined, [
         { field: 'code', message: INVALID_CODE },
       ])
-    tx.update(signupCodes).set({ usedAt: now }).where(eq(signupCodes.id, row.id)).run()
+    stmt<unknown, [number, number]>(sqlite, 'UPDATE signup_codes SET used_at = ? WHERE id = ?').run(
+      now,
+      row.id,
+    )
     return row.id
   })
 }
@@ -209,14 +197,20 @@ export async function signUp(deps: Deps, input: SignupInput) {
         status: true,
       },
       // In the company's own transaction: a company never exists without its trial or its code's link.
-      (tx, id) => {
-        tx.update(companies).set({ trialExpiration: trialEnd }).where(eq(companies.id, id)).run()
-        tx.update(signupCodes).set({ companyId: id }).where(eq(signupCodes.id, codeId)).run()
+      (sqlite, id) => {
+        stmt<unknown, [string, number]>(sqlite, 'UPDATE companies SET trial_expiration = ? WHERE id = ?').run(
+          trialEnd,
+          id,
+        )
+        stmt<unknown, [number, number]>(sqlite, 'UPDATE signup_codes SET company_id = ? WHERE id = ?').run(
+          id,
+          codeId,
+        )
       },
     )
     companyId = company.id
   } catch (err) {
-    deps.db.update(signupCodes).set({ usedAt: null }).where(eq(signupCodes.id, codeId)).run()
+    stmt<unknown, [number]>(deps.sqlite, 'UPDATE signup_codes SET used_at = NULL WHERE id = ?').run(codeId)
     throw err
   }
   deps.log.info('company signed up', { companyId, planId: input.planId })
@@ -230,5 +224,5 @@ export async function signUp(deps: Deps, input: SignupInput) {
 export function getCompanyWithPlan(ctx: Ctx, companyId: number): CompanyWithPlanDto {
   assertMayReadCompany(ctx, companyId, 'users')
   const company = getCompany(ctx, companyId)
-  return { ...company, plan: toPlanDto(getPlanRow(ctx.db, company.planId)) }
+  return { ...company, plan: toPlanDto(getPlanRow(ctx.sqlite, company.planId)) }
 }

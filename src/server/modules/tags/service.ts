@@ -101,7 +101,7 @@ export function listAllTags(ctx: Ctx, kanban?: 0 | 1): TagDto[] {
 }
 
 export function getTag(ctx: Ctx, tagId: number): TagDto {
-  return toTagDto(getTagRowInCompany(ctx.db, ctx.actor.companyId, tagId))
+  return toTagDto(getTagRowInCompany(ctx.sqlite, ctx.actor.companyId, tagId))
 }
 
 function assertNameFree(sqlite: Database, companyId: number, name: string, exceptId?: number) {
@@ -125,8 +125,7 @@ function assertAdmin(ctx: Ctx, what: string) {
 export function createTag(ctx: Ctx, input: TagInput): TagDto {
   if (input.kanban === 1) assertAdmin(ctx, 'add a Kanban lane')
   const { companyId } = ctx.actor
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     assertNameFree(sqlite, companyId, input.name)
     const now = ctx.clock.now()
     const { id } = sqlite
@@ -143,8 +142,7 @@ export function createTag(ctx: Ctx, input: TagInput): TagDto {
 /** A PUT may leave out color and kanban: they keep their values. */
 export function updateTag(ctx: Ctx, tagId: number, input: TagInput): TagDto {
   const { companyId } = ctx.actor
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     // Another company's id is a 404 before it is a 403.
     const current = getTagRowInCompany(sqlite, companyId, tagId)
     assertAdmin(ctx, 'change a tag')
@@ -161,8 +159,7 @@ export function updateTag(ctx: Ctx, tagId: number, input: TagInput): TagDto {
 /** Deletes the tag; the tickets and contacts that carried it lose it (the database cascades). */
 export function deleteTag(ctx: Ctx, tagId: number) {
   const { companyId } = ctx.actor
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     getTagRowInCompany(sqlite, companyId, tagId)
     assertAdmin(ctx, 'delete a tag')
     sqlite.query('DELETE FROM tags WHERE id = ?').run(tagId)

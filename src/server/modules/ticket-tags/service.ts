@@ -7,11 +7,10 @@
 import type { Database } from 'bun:sqlite'
 import type { TicketDto } from '../../../shared/api'
 import { AppError } from '../../../shared/errors'
+import { numberVisibility } from '../../access/mask'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import type { EventBuffer } from '../../realtime/hub'
-import { numberVisibility } from '../contacts/mask'
 import { getTagRowInCompany } from '../tags/service'
 import { actorScope, assertCanSeeTicket } from '../tickets/access'
 import { loadTicketDtos, maskTicket } from '../tickets/dto'
@@ -34,8 +33,7 @@ function publishAndAnswer(ctx: Ctx, sqlite: Database, events: EventBuffer, ticke
 }
 
 export function addTicketTag(ctx: Ctx, ticketId: number, tagId: number): TicketDto {
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     ticketInScope(ctx, sqlite, ticketId)
     getTagRowInCompany(sqlite, ctx.actor.companyId, tagId)
     const added = sqlite
@@ -47,8 +45,7 @@ export function addTicketTag(ctx: Ctx, ticketId: number, tagId: number): TicketD
 }
 
 export function removeTicketTags(ctx: Ctx, ticketId: number): TicketDto {
-  return transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(ctx, (sqlite, events) => {
     ticketInScope(ctx, sqlite, ticketId)
     sqlite.query('DELETE FROM ticket_tags WHERE ticket_id = ?').run(ticketId)
     return publishAndAnswer(ctx, sqlite, events, ticketId)

@@ -8,11 +8,11 @@
 
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { TagRef, TicketDto, TicketStatusName } from '../../../shared/api'
+import { maskContact, maskName, maskNumber, type NumberVisibility } from '../../access/mask'
 import { isoString } from '../../clock'
 import { type Connection, sqliteOf } from '../../db/connection'
 import { companyDirectory, type Directory } from '../../db/directory'
 import { stmt } from '../../db/statements'
-import { maskContact, maskName, maskNumber, type NumberVisibility } from '../contacts/mask'
 import { inIds } from './sql'
 
 /** The columns of a ticket row with its contact; `t` tickets, `c` contacts. */

@@ -1,5 +1,4 @@
 import { type Deps, transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import { publishUnread, type TicketPlace } from './live'
 
 /**
@@ -13,8 +12,7 @@ export function markTicketRead(
   deps: Pick<Deps, 'db' | 'sqlite' | 'hub' | 'clock'>,
   ticket: TicketPlace,
 ): boolean {
-  return transact(deps as Deps, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  return transact(deps as Deps, (sqlite, events) => {
     const marked = sqlite
       .query(
         'UPDATE messages SET read = 1 WHERE ticket_id = ? AND company_id = ? AND read = 0 AND from_me = 0',

@@ -12,7 +12,7 @@ import type { AppEnv } from '../../http/env'
 import { parse, parseBody, pathId } from '../../http/validate'
 import { listTickets, ticketCounts } from './list'
 import { createTicket, deleteTicket, getTicket, getTicketByUuid, updateTicket } from './service'
-import type { TicketTransitionListener } from './transitions'
+import type { TicketNotices, TicketTransitionListener } from './transitions'
 
 /** The query string without empty values: `queueIds=` or `date=` from a form means "no filter". */
 function queryOf(c: { req: { query(): Record<string, string> } }) {
@@ -46,8 +46,8 @@ function listQueryOf(c: { req: { url: string; query(): Record<string, string> } 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** `transitions`: the other areas' part in a change a person makes (tickets/transitions.ts). */
-export const ticketsRoutes = (transitions: readonly TicketTransitionListener[]) =>
+/** `transitions` and `notices`: the other areas' part in a change a person makes (tickets/transitions.ts). */
+export const ticketsRoutes = (transitions: readonly TicketTransitionListener[], notices: TicketNotices) =>
   new Hono<AppEnv>()
     .use(requireAuth)
     .get('/', (c) => c.json(listTickets(ctxOf(c), listQueryOf(c))))
@@ -64,7 +64,7 @@ export const ticketsRoutes = (transitions: readonly TicketTransitionListener[]) 
     })
     .put('/:id', async (c) => {
       const id = pathId(c, 'ERR_NO_TICKET_FOUND')
-      return c.json(updateTicket(ctxOf(c), id, await parseBody(c, updateTicketBody), transitions))
+      return c.json(updateTicket(ctxOf(c), id, await parseBody(c, updateTicketBody), transitions, notices))
     })
     .delete('/:id', requirePermission('ticket-options:deleteTicket'), (c) => {
       deleteTicket(ctxOf(c), pathId(c, 'ERR_NO_TICKET_FOUND'))

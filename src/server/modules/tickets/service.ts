@@ -3,11 +3,9 @@ import { AppError, fieldError } from '../../../shared/errors'
 import type { CreateTicketInput, UpdateTicketInput } from '../../../shared/schemas/tickets'
 import type { Ctx } from '../../context'
 import { transact } from '../../context'
-import { sqliteOf } from '../../db/connection'
 import type { TicketRow } from '../../db/schema'
 import type { TicketEventType, TicketStatus } from '../../db/schema/tickets'
 import { stmt } from '../../db/statements'
-import { outboundSender, writeOutboundMessages } from '../messages/outbound'
 import { companyTimeZone, settingValue } from '../settings/service'
 import { type ActorScope, actorScope, assertCanSeeTicket } from './access'
 import { loadTicketDtos, maskTicket } from './dto'
@@ -16,7 +14,7 @@ import { otherOpenTicket } from './held'
 import { publishTicket, publishTicketDeleted, type TicketPlace } from './live'
 import { acceptGreeting, fillTemplate, transferNotice } from './notices'
 import { activeTicketRow, insertTicket, ticketRowByUuid, ticketRowInCompany } from './rows'
-import type { TicketTransitionListener } from './transitions'
+import type { TicketNotices, TicketTransitionListener } from './transitions'
 
 /** The ticket in the actor's company, or 404 ERR_NO_TICKET_FOUND (another company's id is not found). */
 export function getTicketRow(ctx: Ctx, id: number): TicketRow {
@@ -215,14 +213,15 @@ function planUpdate(scope: ActorScope, t: TicketRow, input: UpdateTicketInput): 
 }
 
 /**
- * Applies a PUT /tickets/{id}; see `planUpdate` for the table. `listeners` are the other areas' part in the change
- * (tickets/transitions.ts).
+ * Applies a PUT /tickets/{id}; see `planUpdate` for the table. `listeners` and `notices` are the other areas' part
+ * in the change (tickets/transitions.ts).
  */
 export function updateTicket(
   ctx: Ctx,
   id: number,
   input: UpdateTicketInput,
-  listeners: readonly TicketTransitionListener[] = [],
+  listeners: readonly TicketTransitionListener[],
+  notices: TicketNotices,
 ): TicketDto {
   const { ticket: t, scope } = getVisibleTicket(ctx, id)
   const companyId = ctx.actor.companyId
@@ -235,7 +234,7 @@ export function updateTicket(
   const plan = planUpdate(scope, t, input)
   if (plan.type === null) return ticketDtoFor(ctx, scope, id)
 
-  if (plan.type === 'closed' && settingValue(ctx.db, companyId, 'requiredTag') === 'enabled') {
+  if (plan.type === 'closed' && settingValue(ctx.sqlite, companyId, 'requiredTag') === 'enabled') {
     const tagged = stmt(ctx.sqlite, 'SELECT 1 FROM ticket_tags WHERE ticket_id = ? LIMIT 1').get(id)
     if (!tagged) throw new AppError('ERR_TICKET_TAG_REQUIRED', 'Add a tag to the ticket before closing it')
   }
@@ -256,12 +255,12 @@ export function updateTicket(
       if (farewell) plan.notice = farewell
     } else if (
       plan.type === 'accepted' &&
-      settingValue(ctx.db, companyId, 'sendGreetingAccepted') === 'enabled'
+      settingValue(ctx.sqlite, companyId, 'sendGreetingAccepted') === 'enabled'
     ) {
       plan.notice = acceptGreeting(scope.name)
     } else if (
       plan.type === 'transferred' &&
-      settingValue(ctx.db, companyId, 'sendMsgTransfTicket') === 'enabled'
+      settingValue(ctx.sqlite, companyId, 'sendMsgTransfTicket') === 'enabled'
     ) {
       if (plan.to.userId != null && userName == null && plan.to.userId !== t.userId)
         userName = assertUserInCompany(ctx, plan.to.userId)
@@ -276,8 +275,7 @@ export function updateTicket(
   const type = plan.type
   const notice = plan.notice
   const noticeIds: number[] = []
-  const dto = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const dto = transact(ctx, (sqlite, events) => {
     const now = ctx.clock.now()
     const { status, userId, queueId, whatsappId } = plan.to
     stmt(
@@ -287,7 +285,7 @@ export function updateTicket(
                 unread_messages = CASE WHEN ? = 'closed' THEN 0 ELSE unread_messages END
           WHERE id = ?`,
     ).run(status, userId, queueId, whatsappId, now, status, now, status, id)
-    recordTicketEvent(tx, {
+    recordTicketEvent(sqlite, {
       companyId,
       ticketId: id,
       type,
@@ -302,14 +300,14 @@ export function updateTicket(
       const timeZone = companyTimeZone(sqlite, companyId)
       const body = fillTemplate(notice, { id, createdAt: t.createdAt, contactName }, now, timeZone).trim()
       const target = { id, companyId, contactId: t.contactId, whatsappId, status }
-      if (body) noticeIds.push(...writeOutboundMessages(ctx, tx, events, target, { body }))
+      if (body) noticeIds.push(...notices.write(ctx, sqlite, events, target, body))
     }
-    for (const step of steps) step.apply(tx, now)
+    for (const step of steps) step.apply(sqlite, now)
     const fresh = loadTicketDtos(sqlite, [id])[0]!
     publishTicket(events, fresh, placeOf(t))
     return fresh
   })
-  if (noticeIds.length) void outboundSender(ctx).kick(noticeIds)
+  if (noticeIds.length) notices.afterCommit(ctx, noticeIds)
   return maskTicket(dto, scope.isTricked)
 }
 
@@ -384,8 +382,7 @@ export function createTicket(ctx: Ctx, input: CreateTicketInput): { ticket: Tick
       return { ticket: ticketDtoFor(ctx, scope, existing.id), created: false }
     throw otherOpenTicket(ctx.sqlite, scope, existing.id)
   }
-  const dto = transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  const dto = transact(ctx, (sqlite, events) => {
     const now = ctx.clock.now()
     const row = insertTicket(sqlite, {
       companyId,
@@ -397,7 +394,7 @@ export function createTicket(ctx: Ctx, input: CreateTicketInput): { ticket: Tick
       isGroup: !!contact.isGroup,
       now,
     })
-    recordTicketEvent(tx, {
+    recordTicketEvent(sqlite, {
       companyId,
       ticketId: row.id,
       type: 'created',
@@ -418,8 +415,7 @@ export function createTicket(ctx: Ctx, input: CreateTicketInput): { ticket: Tick
 /** Deletes a ticket with its messages, tags and events (the route checks ticket-options:deleteTicket). */
 export function deleteTicket(ctx: Ctx, id: number) {
   const t = getTicketRow(ctx, id)
-  transact(ctx, (tx, events) => {
-    const sqlite = sqliteOf(tx)
+  transact(ctx, (sqlite, events) => {
     // The message search index is contentless: drop the ticket's entries by rowid (ticket_id << 32 | id).
     const indexedUpto =
       stmt<{ n: number }, []>(

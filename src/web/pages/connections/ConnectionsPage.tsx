@@ -20,6 +20,7 @@ import { currentUser } from '../../state/session'
 import { toast } from '../../state/toast'
 import { ConnectionDialog } from './ConnectionDialog'
 import { formatNumber, formatUpdatedAt } from './format'
+import { HealthPopover, RestrictedBadge } from './HealthPopover'
 import { QrCodeDialog, requestNewQr } from './QrCodeDialog'
 import { SessionActions, StatusPill, StatusReason } from './SessionActions'
 
@@ -110,8 +111,13 @@ export function ConnectionsPage() {
   )
   const closeQr = useCallback(() => setQrFor(null), [])
 
+  // A sandbox connection, or a real one of a server started against the WhatsApp simulator: neither is WhatsApp.
   const sandboxChip = (c: WhatsappDto) =>
-    c.provider === 'sandbox' ? <Badge tone="brand">{t('connections.sandbox')}</Badge> : null
+    c.provider === 'sandbox' ? (
+      <Badge tone="brand">{t('connections.sandbox')}</Badge>
+    ) : c.simulated ? (
+      <Badge tone="warning">{t('connections.simulated')}</Badge>
+    ) : null
   const number = (c: WhatsappDto) =>
     c.status === 'CONNECTED' && c.number ? <span className="tnum">{formatNumber(c.number)}</span> : null
 
@@ -120,7 +126,7 @@ export function ConnectionsPage() {
       <div className="truncate font-medium text-fg" title={c.name}>
         {c.name}
       </div>
-      {(c.provider === 'sandbox' || number(c)) && (
+      {(c.provider === 'sandbox' || c.simulated || number(c)) && (
         <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-muted text-xs">
           {sandboxChip(c)}
           {number(c)}
@@ -149,6 +155,15 @@ export function ConnectionsPage() {
       />
     ) : null
 
+  // Admins only (others get no `health`): a restriction in plain sight, the rest behind the button.
+  const health = (c: WhatsappDto) =>
+    c.health ? (
+      <>
+        <RestrictedBadge health={c.health} />
+        <HealthPopover connection={c} onFresh={upsert} />
+      </>
+    ) : null
+
   const actions = (c: WhatsappDto) =>
     canEdit ? (
       <RowActions name={c.name} onEdit={() => setEditing({ id: c.id })} onDelete={() => setDeleting(c)} />
@@ -164,14 +179,20 @@ export function ConnectionsPage() {
         c.statusReason && c.status !== 'CONNECTED' ? (
           <div className="flex flex-col items-start gap-2">
             <div className="flex flex-col items-start gap-1">
-              <StatusPill status={c.status} />
+              <div className="flex flex-wrap items-center gap-x-1.5 gap-y-1">
+                <StatusPill status={c.status} />
+                {health(c)}
+              </div>
               <StatusReason connection={c} />
             </div>
             {session(c)}
           </div>
         ) : (
           <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-            <StatusPill status={c.status} />
+            <div className="flex flex-wrap items-center gap-x-1.5 gap-y-1">
+              <StatusPill status={c.status} />
+              {health(c)}
+            </div>
             {session(c)}
           </div>
         ),
@@ -201,6 +222,12 @@ export function ConnectionsPage() {
             <span className="tnum">{formatUpdatedAt(c.updatedAt)}</span>
           </div>
           <StatusReason connection={c} className="mt-1.5" />
+          {c.health && (
+            <div className="mt-1.5 flex flex-wrap items-center gap-x-4 gap-y-1">
+              <RestrictedBadge health={c.health} />
+              <HealthPopover connection={c} onFresh={upsert} labelled />
+            </div>
+          )}
         </div>
         {actions(c)}
       </div>

@@ -34,3 +34,18 @@ export function formatNumber(number: string | null | undefined): string {
   const d = digitsOnly(number.split(/[:@]/)[0] ?? '')
   return d ? `+${d}` : number
 }
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+]
+
+/** 'há 3 min', '3 min ago', 'hace 3 min' in the given language; under a minute, 'agora' ('now'). */
+export function relativeTime(iso: string, language: string, now: number = Date.now()): string {
+  const ms = Date.parse(iso) - now
+  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto', style: 'short' })
+  for (const [unit, size] of UNITS)
+    if (Math.abs(ms) >= size || unit === 'minute') return format.format(Math.round(ms / size), unit)
+  return ''
+}

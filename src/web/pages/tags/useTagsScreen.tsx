@@ -3,14 +3,13 @@
  * search over the live list, the tags' own dialog to add and edit, delete after asking, and the row actions.
  */
 import { useSignals } from '@preact/signals-react/runtime'
-import { Pencil, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TagDto } from '../../../shared/api'
 import { isAdmin } from '../../../shared/permissions'
 import { api } from '../../api/client'
 import { toastError } from '../../api/errors'
-import { IconButton } from '../../components/ui/Button'
+import { RowActions } from '../../components/RowActions'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { useDebounced } from '../../lib/useDebounced'
 import { useLiveList } from '../../state/liveList'
@@ -21,38 +20,6 @@ import { lanesList, tagsList } from './tagsList'
 
 /** Spec: search debounce 500 ms. */
 export const SEARCH_DEBOUNCE = 500
-
-/** Edit and delete, named after the tag. */
-function TagActions({
-  tag,
-  onEdit,
-  onDelete,
-  className,
-}: {
-  tag: TagDto
-  onEdit: () => void
-  onDelete: () => void
-  className: string
-}) {
-  const { t } = useTranslation()
-  return (
-    <div className={className}>
-      <IconButton
-        size="sm"
-        label={`${t('common.edit')}: ${tag.name}`}
-        icon={<Pencil className="size-4" />}
-        onClick={onEdit}
-      />
-      <IconButton
-        size="sm"
-        variant="danger-ghost"
-        label={`${t('common.delete')}: ${tag.name}`}
-        icon={<Trash2 className="size-4" />}
-        onClick={onDelete}
-      />
-    </div>
-  )
-}
 
 /**
  * The state of a tags screen: `kanban` lists only the lanes, starts a new tag as a lane and says 'lane deleted'.
@@ -88,8 +55,8 @@ export function useTagsScreen(kanban: boolean) {
 
   const actions = (tag: TagDto, className: string) =>
     admin && (
-      <TagActions
-        tag={tag}
+      <RowActions
+        name={tag.name}
         className={className}
         onEdit={() => setDialog({ id: tag.id })}
         onDelete={() => setDeleting(tag)}

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime'
-import { Pencil, Plus, Trash2, UserPlus, Users } from 'lucide-react'
+import { Plus, UserPlus, Users } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { UserDto } from '../../../shared/api'
@@ -7,10 +7,10 @@ import { api } from '../../api/client'
 import { toastError } from '../../api/errors'
 import { LiveTableCard } from '../../components/LiveTableCard'
 import { Page } from '../../components/layout/Page'
-import { actionsColumn } from '../../components/RowActions'
+import { actionsColumn, RowActions } from '../../components/RowActions'
 import { Avatar } from '../../components/ui/Avatar'
 import { Badge } from '../../components/ui/Badge'
-import { Button, IconButton } from '../../components/ui/Button'
+import { Button } from '../../components/ui/Button'
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog'
 import { EmptyState } from '../../components/ui/EmptyState'
 import type { Column } from '../../components/ui/Table'
@@ -50,23 +50,14 @@ export function UsersPage() {
     }
   }
 
+  // No one deletes themselves: their own delete button shows, disabled.
   const actions = (u: UserDto) => (
-    <div className="flex justify-end gap-0.5">
-      <IconButton
-        size="sm"
-        label={`${t('common.edit')}: ${u.name}`}
-        icon={<Pencil className="size-4" />}
-        onClick={() => setDialog({ mode: 'edit', id: u.id })}
-      />
-      <IconButton
-        size="sm"
-        variant="danger-ghost"
-        label={`${t('common.delete')}: ${u.name}`}
-        icon={<Trash2 className="size-4" />}
-        onClick={() => setDeleting(u)}
-        disabled={u.id === me?.id}
-      />
-    </div>
+    <RowActions
+      name={u.name}
+      onEdit={() => setDialog({ mode: 'edit', id: u.id })}
+      onDelete={() => setDeleting(u)}
+      deleteDisabled={u.id === me?.id}
+    />
   )
 
   const profileBadge = (u: UserDto) => (

@@ -1,6 +1,6 @@
-import type { ContactDto } from '../../../shared/api'
-import type { Actor, Deps } from '../../context'
-import { numberForms } from './numbers'
+import type { ContactDto } from '../../shared/api'
+import { numberForms } from '../../shared/numbers'
+import type { Actor, Deps } from '../context'
 
 export type NumberVisibility = 'enabled' | 'disabled'
 
