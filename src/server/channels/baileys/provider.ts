@@ -34,6 +34,7 @@ export type BaileysProviderOptions = {
   version?: WAVersion
   /** Where sockets connect (the simulator's URL with --wa-simulator; default WhatsApp). */
   waWebSocketUrl?: string
+  socketTimeouts?: BaileysSessionOptions['socketTimeouts']
 }
 
 /** A fetch of the WA Web version shared by every session, at most once per `ttlMs`, never throwing. */
@@ -87,6 +88,7 @@ export function createBaileysProvider(options: BaileysProviderOptions): ChannelP
     if (options.random) sessionOptions.random = options.random
     if (options.version) sessionOptions.version = options.version
     if (options.waWebSocketUrl) sessionOptions.waWebSocketUrl = options.waWebSocketUrl
+    if (options.socketTimeouts) sessionOptions.socketTimeouts = options.socketTimeouts
     return new BaileysChannelSession(sessionOptions)
   }
 }

@@ -8,6 +8,8 @@
  * unscanned QR sockets end in TIMEOUT; anything else retries with exponential backoff and jitter, at most
  * `maxRetries` times in a row, then stops (DISCONNECTED) so that a person sees why and retries.
  */
+
+import { randomBytes } from 'node:crypto'
 import {
   type BaileysEventMap,
   type CacheStore,
@@ -83,7 +85,15 @@ export type BaileysSessionOptions = {
   waWebSocketUrl?: string
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number
+  /** Baileys's own timers (tests against the simulator keep them short). Default Baileys's. */
+  socketTimeouts?: SocketTimeouts
 }
+
+/** The Baileys socket timers a session may shorten. */
+export type SocketTimeouts = Pick<
+  UserFacingSocketConfig,
+  'connectTimeoutMs' | 'defaultQueryTimeoutMs' | 'keepAliveIntervalMs' | 'qrTimeout'
+>
 
 /** First QR lives 60 s, each later one 20 s (Baileys' defaults). */
 export const FIRST_QR_MS = 60_000
@@ -107,6 +117,29 @@ export function backoffMs(attempt: number, code: number | undefined, random: () 
 }
 
 type StatusExtra = Omit<ChannelEventOf<'status'>, 't' | 'status'>
+
+/** A pairing QR (`ref,noiseKey,identityKey,advSecret[,platform]`) advertising `advSecret` instead. */
+export function withAdvSecret(qr: string, advSecret: string): string {
+  const parts = qr.split(',')
+  if (parts.length < 4) return qr
+  parts[3] = advSecret
+  return parts.join(',')
+}
+
+/**
+ * Baileys's requestPairingCode writes `me` into the creds before the phone confirms anything; if the code was
+ * never confirmed, the next socket would log in as a device WhatsApp does not know and be told 401 (the
+ * connection then looked "logged out"). Without the account signature pair-success brings, this is not a
+ * linked device: drop the half-started pairing so the next socket registers and shows a QR.
+ */
+export function forgetUnfinishedPairing(auth: AuthHandle): boolean {
+  const creds = auth.state.creds
+  if (!creds.me || creds.account) return false
+  creds.me = undefined
+  creds.pairingCode = undefined
+  creds.registered = false
+  return true
+}
 
 /** Close reasons after which the session does not reconnect by itself. */
 const STOP_REASONS: Record<number, string> = {
@@ -146,6 +179,8 @@ export class BaileysChannelSession implements ChannelSession {
   private pairingPhone: string | undefined
   private pairingRequested = false
   private pairingWaiters: { resolve(code: string): void; reject(err: Error): void }[] = []
+  /** The QR Baileys rendered last on this socket (its ref is the one the phone may scan). */
+  private lastQr: string | undefined
   private inboundChain: Promise<void> = Promise.resolve()
   private readonly messaging: BaileysMessaging
 
@@ -272,7 +307,9 @@ export class BaileysChannelSession implements ChannelSession {
     }
     if (gen !== this.generation || !this.running) return
     this.auth = auth
+    if (forgetUnfinishedPairing(auth)) this.saveCredsNow(gen)
     this.qrOnThisSocket = 0
+    this.lastQr = undefined
     this.pairingRequested = false
     const logger = baileysLogger(this.options.log, { connectionId: this.connectionId })
     const config: UserFacingSocketConfig = {
@@ -290,6 +327,7 @@ export class BaileysChannelSession implements ChannelSession {
     }
     if (this.options.browser) config.browser = this.options.browser
     if (this.options.waWebSocketUrl) config.waWebSocketUrl = this.options.waWebSocketUrl
+    Object.assign(config, this.options.socketTimeouts)
     let sock: SocketLike
     try {
       sock = this.socketFactory(config)
@@ -305,6 +343,9 @@ export class BaileysChannelSession implements ChannelSession {
     this.lastActivity = this.options.clock.now()
     sock.ws?.on('frame', () => {
       if (gen === this.generation) this.lastActivity = this.options.clock.now()
+    })
+    sock.ws?.on('CB:notification,type:companion_reg_refresh', () => {
+      if (gen === this.generation) void this.refreshRegistration(sock, gen)
     })
     sock.ev.process((events) => {
       if (gen === this.generation) this.lastActivity = this.options.clock.now()
@@ -361,14 +402,43 @@ export class BaileysChannelSession implements ChannelSession {
   private async handleQr(sock: SocketLike, gen: number, qr: string): Promise<void> {
     this.qrOnThisSocket += 1
     if (this.qrOnThisSocket === 1) this.qrSockets += 1
+    this.lastQr = qr
     if (this.pairingPhone) {
       if (!this.pairingRequested) await this.askPairingCode(sock, gen)
       return
     }
-    this.qrAttempt += 1
     const ttl = this.qrOnThisSocket === 1 ? FIRST_QR_MS : NEXT_QR_MS
+    await this.showQr(sock, qr, ttl)
+  }
+
+  /**
+   * Shows a QR with the secret the companion advertises now: Baileys renders every QR of a socket with the
+   * secret it had when the refs arrived, which a `companion_reg_refresh` retires.
+   */
+  private async showQr(sock: SocketLike, qr: string, ttlMs: number): Promise<void> {
+    this.qrAttempt += 1
     if (this._status !== 'qrcode') await this.setStatus('qrcode')
-    await this.emit({ t: 'qr', qr, attempt: this.qrAttempt, expiresAt: this.options.clock.now() + ttl })
+    await this.emit({
+      t: 'qr',
+      qr: withAdvSecret(qr, sock.authState.creds.advSecretKey),
+      attempt: this.qrAttempt,
+      expiresAt: this.options.clock.now() + ttlMs,
+    })
+  }
+
+  /**
+   * WhatsApp answers the phone's first scan with `companion_reg_refresh` and retires the secret that QR
+   * advertised (rc14 acks the notification and keeps the secret, so no later scan links: Baileys issue 2737).
+   * A new secret, stored at once (pair-success is checked against it), and the current QR shown again with it.
+   */
+  private async refreshRegistration(sock: SocketLike, gen: number): Promise<void> {
+    const creds = sock.authState.creds
+    if (creds.me) return
+    creds.advSecretKey = randomBytes(32).toString('base64')
+    this.saveCredsNow(gen)
+    this.options.log.info('baileys: registration refreshed, new QR', { connectionId: this.connectionId })
+    if (this.lastQr && !this.pairingPhone && gen === this.generation && this.running)
+      await this.showQr(sock, this.lastQr, NEXT_QR_MS)
   }
 
   private async askPairingCode(sock: SocketLike, gen: number): Promise<void> {
@@ -491,6 +561,24 @@ export class BaileysChannelSession implements ChannelSession {
     extra.retryInMs = delay
     if (detail) extra.detail = detail
     await this.setStatus('OPENING', extra, true)
+  }
+
+  /** Writes the creds now (the SQLite store writes synchronously); a failure is logged, never thrown. */
+  private saveCredsNow(gen: number, auth = this.auth): void {
+    try {
+      const saved = auth?.saveCreds()
+      if (saved instanceof Promise) saved.catch((err: Error) => this.logCredsFailure(gen, err))
+    } catch (err) {
+      this.logCredsFailure(gen, err as Error)
+    }
+  }
+
+  private logCredsFailure(gen: number, err: Error): void {
+    this.options.log.error('baileys: saving creds failed', {
+      connectionId: this.connectionId,
+      generation: gen,
+      error: err.message,
+    })
   }
 
   private armWatchdog(): void {
