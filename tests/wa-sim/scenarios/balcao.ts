@@ -102,12 +102,25 @@ export async function startBalcao(simulator: ScenarioSimulator, options: BalcaoO
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     ...(options.maxQrSockets !== undefined ? { maxQrSockets: options.maxQrSockets } : {}),
   })
-  const admin = await h.as(h.a.admin)
+  let admin = await h.as(h.a.admin)
+  let relogin: Promise<unknown> | undefined
   let dead = false
 
   const connection = async (id: number): Promise<WhatsappDto> => {
-    const res = await admin.get(`/whatsapp/${id}`)
-    if (res.status !== 200) throw new Error(`GET /whatsapp/${id}: ${res.status}`)
+    const client = admin
+    let res = await client.get(`/whatsapp/${id}`)
+    // A scenario that moves the clock by hours outlives the admin's token: log in again, as the page does
+    // (once for every check that noticed: each login may end the user's oldest session).
+    if (res.status === 401 || res.status === 403) {
+      if (admin === client)
+        relogin ??= h.as(h.a.admin).then((fresh) => {
+          admin = fresh
+          relogin = undefined
+        })
+      await relogin
+      res = await admin.get(`/whatsapp/${id}`)
+    }
+    if (res.status !== 200) throw new Error(`GET /whatsapp/${id}: ${res.status} ${JSON.stringify(res.body)}`)
     return res.body as WhatsappDto
   }
 
@@ -143,7 +156,10 @@ export async function startBalcao(simulator: ScenarioSimulator, options: BalcaoO
   return {
     h,
     clock: h.clock,
-    admin,
+    /** The admin's API client (logged in again when a moved clock expired its token). */
+    get admin() {
+      return admin
+    },
     /** Every Baileys socket Balcão created, oldest first. */
     sockets,
     connection,
@@ -164,6 +180,22 @@ export async function startBalcao(simulator: ScenarioSimulator, options: BalcaoO
       return c.qrcode
     },
     connected: (id: number) => until(id, (c) => c.status === 'CONNECTED', 'CONNECTED'),
+    /**
+     * Adds a connection and links `number` to it by QR, refresh step included when the phone does it: the
+     * connection ends CONNECTED. Answers its id.
+     */
+    async link(number: string, name = 'Principal'): Promise<number> {
+      const id = await this.addConnection(name)
+      let qr = await this.qr(id)
+      for (let scans = 0; scans < 3; scans++) {
+        const answer = await simulator.scan(number, qr)
+        if (answer.linked) break
+        if (answer.reason !== 'refreshed') throw new Error(`scan: ${JSON.stringify(answer)}`)
+        qr = await this.qr(id, qr)
+      }
+      await this.connected(id)
+      return id
+    },
     /**
      * Like `kill -9` at this instant: what is committed in the database now is all a restarted Balcão finds
      * (a snapshot of the file, taken synchronously), then the sockets are cut without a graceful stop and this

@@ -5,8 +5,9 @@
  * either through the ChannelSession interface.
  * Reconnect policy by close code: 515 (the restart that follows a scan) reconnects at once; 401 (logged out),
  * 403 (banned), 411 (multi-device mismatch) and 440 (replaced) stop; 408 "QR refs attempts ended" and too many
- * unscanned QR sockets end in TIMEOUT; anything else retries with exponential backoff and jitter, at most
- * `maxRetries` times in a row, then stops (DISCONNECTED) so that a person sees why and retries.
+ * unscanned QR sockets end in TIMEOUT; anything else is transient: it retries with exponential backoff and
+ * jitter `maxRetries` times in a row, then shows DISCONNECTED with the reason (a person sees the outage and may
+ * retry at once) and keeps trying every SLOW_RETRY_MS until WhatsApp answers.
  */
 
 import { randomBytes } from 'node:crypto'
@@ -72,8 +73,8 @@ export type BaileysSessionOptions = {
   /** Sockets that may show QR codes before giving up with TIMEOUT. Default 3. */
   maxQrSockets?: number
   /**
-   * Reconnects in a row (without ever opening) before giving up with DISCONNECTED and the reason. Default 10:
-   * about 5 minutes of backoff, 20 while WhatsApp answers 503.
+   * Quick reconnects in a row (without ever opening) before showing DISCONNECTED with the reason and retrying
+   * every SLOW_RETRY_MS. Default 10: about 5 minutes of backoff, 20 while WhatsApp answers 503.
    */
   maxRetries?: number
   /** Raw messages kept in memory. Default 2,000. */
@@ -106,13 +107,19 @@ export const BACKOFF_503_BASE_MS = 5_000
 export const BACKOFF_503_MAX_MS = 180_000
 export const DEFAULT_WATCHDOG_MS = 30 * 60_000
 export const DEFAULT_MAX_RETRIES = 10
+/** After `maxRetries` quick attempts, one attempt this often (with jitter), for as long as it takes. */
+export const SLOW_RETRY_MS = 5 * 60_000
 
 /** The delay before retry number `attempt` (1-based): exponential, capped, with jitter in [d/2, d]. */
 export function backoffMs(attempt: number, code: number | undefined, random: () => number): number {
   const long = code === 503
   const base = long ? BACKOFF_503_BASE_MS : BACKOFF_BASE_MS
   const max = long ? BACKOFF_503_MAX_MS : BACKOFF_MAX_MS
-  const d = Math.min(max, base * 2 ** Math.max(0, attempt - 1))
+  return jittered(Math.min(max, base * 2 ** Math.max(0, attempt - 1)), random)
+}
+
+/** `d` with jitter in [d/2, d]. */
+function jittered(d: number, random: () => number): number {
   return Math.round(d / 2 + (random() * d) / 2)
 }
 
@@ -219,6 +226,11 @@ export class BaileysChannelSession implements ChannelSession {
 
   async start(options?: { pairingPhone?: string }): Promise<void> {
     if (options?.pairingPhone) this.pairingPhone = digitsOnly(options.pairingPhone)
+    if (this.running && this.reconnectTimer !== undefined && !this.connecting) {
+      // a person asks while the session waits to retry: now, with a fresh burst of retries
+      this.retries = 0
+      return this.connect()
+    }
     if (this.running) return this.connecting
     this.running = true
     this.retries = 0
@@ -526,8 +538,10 @@ export class BaileysChannelSession implements ChannelSession {
   }
 
   /**
-   * Tries again after a backoff, saying why meanwhile (OPENING with the reason); past `maxRetries` failures in
-   * a row it stops (DISCONNECTED with the reason) rather than spinning "connecting" forever: a person retries.
+   * Tries again after a backoff, saying why meanwhile (OPENING with the reason). Every close that reaches here
+   * is transient (the ones a person must fix stopped in handleClose), so past `maxRetries` failures in a row the
+   * session does not stop for good: it shows DISCONNECTED with the reason (a person sees the outage and may
+   * retry at once) and keeps trying every SLOW_RETRY_MS, so a night without internet ends connected.
    */
   private async scheduleReconnect(
     code: number | undefined,
@@ -538,29 +552,29 @@ export class BaileysChannelSession implements ChannelSession {
     this.retries += 1
     const extra: StatusExtra = { statusReason }
     if (code !== undefined) extra.reason = code
-    if (this.retries > this.maxRetries) {
+    const slow = this.retries > this.maxRetries
+    const delay = slow ? jittered(SLOW_RETRY_MS, this.random) : backoffMs(this.retries, code, this.random)
+    if (slow) {
       const attempts = this.retries - 1
-      this.halt()
       this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'WhatsApp could not be reached'))
-      this.options.log.warn('baileys: gave up reconnecting', {
-        connectionId: this.connectionId,
-        attempts,
-        code,
-        detail,
-      })
-      extra.detail = `gave up after ${attempts} attempts${detail ? `: ${detail}` : ''}`
-      await this.setStatus('DISCONNECTED', extra, true)
-      return
+      if (attempts === this.maxRetries)
+        this.options.log.warn('baileys: still unreachable, retrying slowly', {
+          connectionId: this.connectionId,
+          attempts,
+          code,
+          detail,
+        })
     }
-    const delay = backoffMs(this.retries, code, this.random)
     this.clearTimer('reconnectTimer')
     this.reconnectTimer = this.clock.setTimeout(() => {
       this.reconnectTimer = undefined
       if (this.running) void this.connect()
     }, delay)
     extra.retryInMs = delay
-    if (detail) extra.detail = detail
-    await this.setStatus('OPENING', extra, true)
+    if (slow)
+      extra.detail = `${this.retries - 1} attempts failed, retrying every ${Math.round(SLOW_RETRY_MS / 60_000)} min${detail ? `: ${detail}` : ''}`
+    else if (detail) extra.detail = detail
+    await this.setStatus(slow ? 'DISCONNECTED' : 'OPENING', extra, true)
   }
 
   /** Writes the creds now (the SQLite store writes synchronously); a failure is logged, never thrown. */
