@@ -180,6 +180,34 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     })
   })
 
+  test('creds are saved when Baileys emits them, before the batch is handled, for retired sockets too', async () => {
+    // Issue 20, defect 11: they used to wait in the inbound chain and were dropped for a retired socket.
+    const t = await connected()
+    let release = () => {}
+    t.session.on((e) => {
+      if (e.t === 'message') return new Promise<void>((resolve) => (release = resolve))
+    })
+    t.f.current.sim.inbound({ from: CUSTOMER, id: 'SLOW1' }, { conversation: 'held' })
+    await settle()
+    t.f.current.sim.credsUpdate({ nextPreKeyId: 777 })
+    expect(t.auth.creds()?.nextPreKeyId).toBe(777)
+    release()
+    await settle()
+
+    const retired = t.f.current
+    await t.session.stop()
+    retired.sim.credsUpdate({ nextPreKeyId: 778 })
+    expect(t.auth.creds()?.nextPreKeyId).toBe(778)
+  })
+
+  test('after a logout, a late creds update of the unlinked socket does not bring its creds back', async () => {
+    const t = await connected()
+    const sock = t.f.current
+    await t.session.logout()
+    sock.sim.credsUpdate({ nextPreKeyId: 779 })
+    expect(t.auth.saved).toBeUndefined()
+  })
+
   test('creds updates are persisted; a restart with saved creds connects without a QR', async () => {
     const t = await connected()
     t.f.current.sim.credsUpdate({ nextPreKeyId: 4242 })

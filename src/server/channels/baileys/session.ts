@@ -186,6 +186,8 @@ export class BaileysChannelSession implements ChannelSession {
   private pairingPhone: string | undefined
   private pairingRequested = false
   private pairingWaiters: { resolve(code: string): void; reject(err: Error): void }[] = []
+  /** Auth handles wiped by a logout: nothing is saved through them any more. */
+  private readonly clearedAuth = new WeakSet<AuthHandle>()
   /** The QR Baileys rendered last on this socket (its ref is the one the phone may scan). */
   private lastQr: string | undefined
   private inboundChain: Promise<void> = Promise.resolve()
@@ -261,6 +263,7 @@ export class BaileysChannelSession implements ChannelSession {
       await sock.end(undefined).catch(() => {})
     }
     const auth = this.auth ?? (await this.options.authState())
+    this.clearedAuth.add(auth)
     await auth.clear()
     this.auth = undefined
     this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'logged out'))
@@ -361,6 +364,10 @@ export class BaileysChannelSession implements ChannelSession {
     })
     sock.ev.process((events) => {
       if (gen === this.generation) this.lastActivity = this.options.clock.now()
+      // Creds are written here, synchronously, before anything else runs: not behind the inbound chain (slow
+      // media or history would hold them), and for every socket, retired ones too (Baileys mutated this
+      // socket's creds in place; dropping the update would leave the disk behind the keys it already wrote).
+      if (events['creds.update']) this.saveCredsNow(gen, auth)
       this.inboundChain = this.inboundChain
         .then(() => this.handleEvents(sock, gen, events))
         .catch((err: Error) =>
@@ -373,11 +380,10 @@ export class BaileysChannelSession implements ChannelSession {
   }
 
   /**
-   * One batch of a socket's events. Connection and creds events of a retired socket are ignored (its close is
-   * ours); messages it delivered before retiring are real and still go out.
+   * One batch of a socket's events (its creds were saved when it was emitted). Connection events of a retired
+   * socket are ignored (its close is ours); messages it delivered before retiring are real and still go out.
    */
   private async handleEvents(sock: SocketLike, gen: number, events: Partial<BaileysEventMap>): Promise<void> {
-    if (events['creds.update'] && gen === this.generation) await this.auth?.saveCreds()
     const update = events['connection.update']
     if (update && gen === this.generation) await this.handleConnection(sock, gen, update)
     if (!this.running) return
@@ -500,8 +506,9 @@ export class BaileysChannelSession implements ChannelSession {
     }
     if (code !== undefined && STOP_REASONS[code]) {
       this.halt()
-      if (code === 401) {
-        await this.auth?.clear()
+      if (code === 401 && this.auth) {
+        this.clearedAuth.add(this.auth)
+        await this.auth.clear()
         this.auth = undefined
       }
       this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', STOP_REASONS[code]))
@@ -579,6 +586,8 @@ export class BaileysChannelSession implements ChannelSession {
 
   /** Writes the creds now (the SQLite store writes synchronously); a failure is logged, never thrown. */
   private saveCredsNow(gen: number, auth = this.auth): void {
+    // a logged-out store stays empty: a late update of the unlinked socket must not bring its creds back
+    if (!auth || this.clearedAuth.has(auth)) return
     try {
       const saved = auth?.saveCreds()
       if (saved instanceof Promise) saved.catch((err: Error) => this.logCredsFailure(gen, err))
