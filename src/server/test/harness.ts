@@ -270,3 +270,6 @@ function findSeeded(db: DB) {
   }
   return { plan, platform, superAdmin, a: seededCompany('alpha'), b: seededCompany('beta') }
 }
+
+/** For tests whose fake servers listen on 127.0.0.1: the guarded fetch refuses loopback unless the operator allows it. */
+export const LOCAL_FAKES_ENV = { BALCAO_ALLOW_PRIVATE_URLS: '1' }

@@ -71,3 +71,32 @@ test('a pairing code the phone fails to confirm leaves the connection unpaired, 
     statusReason: null,
   })
 })
+
+test('an account that requires a passkey never links: the connection says the phone did not confirm', async () => {
+  const b = await balcao({ qrTimeout: 300 })
+  const number = await simulator.newPhone()
+  const id = await b.addConnection()
+  const first = await b.qr(id)
+  expect(await simulator.scan(number, first)).toMatchObject({ linked: false, reason: 'refreshed' })
+  // The phone then asks for the account's passkey, which nobody gives: it refuses to link.
+  await simulator.control(`/control/phones/${number}/flags`, { passkeyRequired: true })
+  const next = await b.qr(id, first)
+  expect(await simulator.scan(number, next)).toMatchObject({ linked: false, reason: 'passkey-required' })
+
+  const stopped = await b.until(
+    id,
+    (c) => c.status === 'TIMEOUT' || c.status === 'CONNECTED',
+    'the QRs to run out',
+  )
+  expect({ status: stopped.status, statusReason: stopped.statusReason }).toEqual({
+    status: 'TIMEOUT',
+    statusReason: 'link_unconfirmed',
+  })
+})
+
+test('nobody scans: the QRs run out with qr_timeout', async () => {
+  const b = await balcao({ qrTimeout: 150, maxQrSockets: 1 })
+  const id = await b.addConnection()
+  const stopped = await b.until(id, (c) => c.status === 'TIMEOUT', 'the QRs to run out')
+  expect(stopped.statusReason).toBe('qr_timeout')
+})

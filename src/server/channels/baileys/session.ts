@@ -186,6 +186,8 @@ export class BaileysChannelSession implements ChannelSession {
   private pairingPhone: string | undefined
   private pairingRequested = false
   private pairingWaiters: { resolve(code: string): void; reject(err: Error): void }[] = []
+  /** The phone scanned a QR of this socket (WhatsApp sent `companion_reg_refresh`). */
+  private scannedOnThisSocket = false
   /** Auth handles wiped by a logout: nothing is saved through them any more. */
   private readonly clearedAuth = new WeakSet<AuthHandle>()
   /** The QR Baileys rendered last on this socket (its ref is the one the phone may scan). */
@@ -325,6 +327,7 @@ export class BaileysChannelSession implements ChannelSession {
     if (forgetUnfinishedPairing(auth)) this.saveCredsNow(gen)
     this.qrOnThisSocket = 0
     this.lastQr = undefined
+    this.scannedOnThisSocket = false
     this.pairingRequested = false
     const logger = baileysLogger(this.options.log, { connectionId: this.connectionId })
     const config: UserFacingSocketConfig = {
@@ -452,6 +455,7 @@ export class BaileysChannelSession implements ChannelSession {
   private async refreshRegistration(sock: SocketLike, gen: number): Promise<void> {
     const creds = sock.authState.creds
     if (creds.me) return
+    if (gen === this.generation) this.scannedOnThisSocket = true
     creds.advSecretKey = randomBytes(32).toString('base64')
     this.saveCredsNow(gen)
     this.options.log.info('baileys: registration refreshed, new QR', { connectionId: this.connectionId })
@@ -478,6 +482,23 @@ export class BaileysChannelSession implements ChannelSession {
     }
   }
 
+  /**
+   * Why the QR codes ran out: nobody scanned, or the phone scanned (WhatsApp refreshed the registration) and
+   * never confirmed the link: an account that requires a passkey (or fingerprint, face) to link a device
+   * behaves so when nobody gives it on the phone.
+   */
+  private whyNotLinked(cycles?: number): Pick<StatusExtra, 'detail' | 'statusReason'> {
+    if (this.scannedOnThisSocket)
+      return {
+        detail: 'the phone scanned the QR code but did not confirm the link (passkey?)',
+        statusReason: 'link_unconfirmed',
+      }
+    return {
+      detail: cycles ? `no scan after ${cycles} QR cycles` : 'QR code not scanned in time',
+      statusReason: 'qr_timeout',
+    }
+  }
+
   private rejectPairing(err: Error): void {
     for (const w of this.pairingWaiters.splice(0)) w.reject(err)
   }
@@ -497,11 +518,7 @@ export class BaileysChannelSession implements ChannelSession {
     if (code === 408 && /QR refs attempts ended/i.test(message)) {
       this.halt()
       this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'QR code expired'))
-      await this.setStatus('TIMEOUT', {
-        reason: 408,
-        detail: 'QR code not scanned in time',
-        statusReason: 'qr_timeout',
-      })
+      await this.setStatus('TIMEOUT', { reason: 408, ...this.whyNotLinked() })
       return
     }
     if (code !== undefined && STOP_REASONS[code]) {
@@ -523,11 +540,7 @@ export class BaileysChannelSession implements ChannelSession {
     if (!registered && this.qrSockets >= this.maxQrSockets) {
       this.halt()
       this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'QR code expired'))
-      await this.setStatus('TIMEOUT', {
-        reason: code,
-        detail: `no scan after ${this.qrSockets} QR cycles`,
-        statusReason: 'qr_timeout',
-      })
+      await this.setStatus('TIMEOUT', { reason: code, ...this.whyNotLinked(this.qrSockets) })
       return
     }
     if (code === 405 && this.options.fetchVersion) {
