@@ -23,7 +23,10 @@ export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number]
  * - `banned`: WhatsApp refused the account (forbidden);
  * - `replaced`: another client opened this session;
  * - `incompatible`: the phone's WhatsApp cannot link this device (multi-device mismatch);
- * - `qr_timeout`: nobody scanned the QR code (or typed the pairing code) in time.
+ * - `qr_timeout`: nobody scanned the QR code (or typed the pairing code) in time;
+ * - `link_unconfirmed`: the phone scanned the QR code but the link was never confirmed (the QR codes ran out
+ *   after WhatsApp's `companion_reg_refresh`): typically the phone asked for a passkey, fingerprint or face
+ *   that nobody gave.
  * With OPENING the session is still retrying; with DISCONNECTED or TIMEOUT it stopped and waits for a person.
  * null when nothing went wrong (connected, showing a QR code, or disconnected on purpose).
  */
@@ -35,6 +38,7 @@ export const CONNECTION_STATUS_REASONS = [
   'replaced',
   'incompatible',
   'qr_timeout',
+  'link_unconfirmed',
 ] as const
 
 export type ConnectionStatusReason = (typeof CONNECTION_STATUS_REASONS)[number]

@@ -11,6 +11,7 @@ const REASONS: Record<ConnectionStatusReason, string> = {
   replaced: 'another client opened this session',
   incompatible: "the phone's WhatsApp cannot link this device",
   qr_timeout: 'nobody scanned the QR code in time',
+  link_unconfirmed: 'the phone scanned the QR code but did not confirm the link (a passkey?)',
 }
 
 /** Why a connection is not connected, in words; '' when nothing went wrong. */

@@ -72,6 +72,8 @@ async function baileysDriver(): Promise<Driver> {
   const creds = initAuthCreds()
   creds.me = { id: `${ME}:1@s.whatsapp.net`, lid: ME_LID, name: 'Loja' }
   creds.registered = true
+  // linked: pair-success brought the account signature (creds without it are an unfinished pairing)
+  creds.account = { details: new Uint8Array([1]), accountSignatureKey: new Uint8Array(32) }
   const auth: AuthHandle = {
     state: { creds, keys: { get: async () => ({}), set: async () => {} } },
     saveCreds() {},

@@ -1,12 +1,13 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
 import { createApp } from '../app'
 import { ChannelManager } from '../channels/manager'
 import { createSandboxProvider, SandboxNetwork } from '../channels/sandbox'
 import type { ChannelProvider } from '../channels/types'
 import { ManualClock } from '../clock'
 import type { Deps } from '../context'
-import { openDatabase } from '../db/client'
+import { type DB, openDatabase } from '../db/client'
 import { runMigrations } from '../db/migrate'
 import { companies, plans, queues, userQueues, users, whatsapps } from '../db/schema'
 import { createJobs, declareJobs } from '../jobs/catalogue'
@@ -35,10 +36,16 @@ export async function createHarness(
     providers?: Partial<Record<'beta' | 'sandbox', ChannelProvider>>
     /** The environment `deps.env` starts with (empty by default). */
     env?: Record<string, string>
+    /**
+     * A database file instead of memory. A file a previous harness seeded is reused as it is (a restarted
+     * server over the same data): the same companies, users and connections.
+     */
+    database?: string
   } = {},
 ) {
-  const { db, sqlite } = openDatabase(':memory:')
+  const { db, sqlite } = openDatabase(options.database ?? ':memory:')
   runMigrations(db)
+  const seeded = options.database ? findSeeded(db) : undefined
   const clock = new ManualClock(Date.parse('2026-11-21T12:00:00Z'))
   const hub = new Hub()
   const fakes = fakeProvider()
@@ -76,11 +83,9 @@ export async function createHarness(
   await deps.jobs.start(['inbound'])
   const inbound = inboundOf(deps)!
   const now = clock.now()
-  const plan = db
-    .insert(plans)
-    .values({ name: 'Plano Padrão', createdAt: now, updatedAt: now })
-    .returning()
-    .get()
+  const plan =
+    seeded?.plan ??
+    db.insert(plans).values({ name: 'Plano Padrão', createdAt: now, updatedAt: now }).returning().get()
 
   const makeCompany = (name: string, fields: Partial<typeof companies.$inferInsert> = {}) => {
     const company = db
@@ -157,15 +162,12 @@ export async function createHarness(
     }
   }
 
-  const platform = makeCompany('Balcão', { dueDate: null })
-  const superAdmin = makeUser(platform.id, {
-    name: 'Root',
-    email: 'root@balcao.test',
-    profile: 'admin',
-    super: true,
-  })
-  const a = seedCompany('Alpha', 'alpha')
-  const b = seedCompany('Beta', 'beta')
+  const platform = seeded?.platform ?? makeCompany('Balcão', { dueDate: null })
+  const superAdmin =
+    seeded?.superAdmin ??
+    makeUser(platform.id, { name: 'Root', email: 'root@balcao.test', profile: 'admin', super: true })
+  const a = seeded?.a ?? seedCompany('Alpha', 'alpha')
+  const b = seeded?.b ?? seedCompany('Beta', 'beta')
 
   // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the API answered
   type Answer = { status: number; body: any; headers: Headers }
@@ -247,6 +249,27 @@ export async function createHarness(
 }
 
 export type Harness = Awaited<ReturnType<typeof createHarness>>
+
+/** What an earlier harness seeded in this database, if it did. */
+function findSeeded(db: DB) {
+  const user = (email: string) => db.select().from(users).where(eq(users.email, email)).get()
+  const superAdmin = user('root@balcao.test')
+  if (!superAdmin) return undefined
+  const platform = db.select().from(companies).where(eq(companies.id, superAdmin.companyId)).get()!
+  const plan = db.select().from(plans).where(eq(plans.id, platform.planId!)).get()!
+  const seededCompany = (slug: string): Seeded => {
+    const admin = user(`admin@${slug}.test`)!
+    const attendant = user(`agent@${slug}.test`)!
+    return {
+      id: admin.companyId,
+      adminId: admin.id,
+      attendantId: attendant.id,
+      admin: admin.email,
+      attendant: attendant.email,
+    }
+  }
+  return { plan, platform, superAdmin, a: seededCompany('alpha'), b: seededCompany('beta') }
+}
 
 /** For tests whose fake servers listen on 127.0.0.1: the guarded fetch refuses loopback unless the operator allows it. */
 export const LOCAL_FAKES_ENV = { BALCAO_ALLOW_PRIVATE_URLS: '1' }

@@ -334,6 +334,8 @@ export const en: Resources = {
       replaced: 'The session was opened somewhere else',
       incompatible: "The phone's WhatsApp can't link this device: update it and scan a new QR code",
       qr_timeout: 'Nobody scanned the QR code in time',
+      link_unconfirmed:
+        'The phone scanned the QR code but did not confirm the link. If WhatsApp asked for a passkey, fingerprint or face on the phone, confirm it there, then try again',
     },
     health: {
       open: 'Connection health',
@@ -359,6 +361,7 @@ export const en: Resources = {
         replaced: 'Opened elsewhere',
         incompatible: 'Incompatible device',
         qr_timeout: 'QR code not scanned',
+        link_unconfirmed: 'Link not confirmed on the phone',
       },
     },
     buttons: {

@@ -344,6 +344,8 @@ export const es: Resources = {
       incompatible:
         'El WhatsApp del teléfono no acepta este dispositivo: actualízalo y escanea un nuevo código QR',
       qr_timeout: 'Nadie escaneó el código QR a tiempo',
+      link_unconfirmed:
+        'El teléfono escaneó el código QR pero no confirmó la vinculación. Si WhatsApp pidió una llave de acceso (passkey), huella o rostro en el teléfono, confírmalo allí e inténtalo de nuevo',
     },
     health: {
       open: 'Salud de la conexión',
@@ -369,6 +371,7 @@ export const es: Resources = {
         replaced: 'Abierta en otro lugar',
         incompatible: 'Dispositivo incompatible',
         qr_timeout: 'Código QR no escaneado',
+        link_unconfirmed: 'Vinculación no confirmada en el teléfono',
       },
     },
     buttons: {

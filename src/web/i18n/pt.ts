@@ -340,6 +340,8 @@ export const pt = {
       replaced: 'A sessão foi aberta em outro lugar',
       incompatible: 'O WhatsApp do celular não aceita este aparelho: atualize-o e leia um novo QR Code',
       qr_timeout: 'Ninguém leu o QR Code a tempo',
+      link_unconfirmed:
+        'O celular leu o QR Code mas não confirmou a conexão. Se o WhatsApp pediu uma chave de acesso (passkey), digital ou rosto no celular, confirme lá e tente novamente',
     },
     health: {
       open: 'Saúde da conexão',
@@ -365,6 +367,7 @@ export const pt = {
         replaced: 'Aberta em outro lugar',
         incompatible: 'Aparelho incompatível',
         qr_timeout: 'QR Code não lido',
+        link_unconfirmed: 'Conexão não confirmada no celular',
       },
     },
     buttons: {

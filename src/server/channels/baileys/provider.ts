@@ -2,7 +2,8 @@
  * The real WhatsApp provider: one BaileysChannelSession per connection, sharing what may be shared
  * (the message-retry counter cache, the WA Web version learnt after a 405).
  */
-import { fetchLatestWaWebVersion, type WAVersion } from '@whiskeysockets/baileys'
+import type { Database } from 'bun:sqlite'
+import { DEFAULT_CONNECTION_CONFIG, fetchLatestWaWebVersion, type WAVersion } from '@whiskeysockets/baileys'
 import type { Clock } from '../../clock'
 import type { Logger } from '../../logger'
 import type { ChannelProvider } from '../types'
@@ -34,9 +35,14 @@ export type BaileysProviderOptions = {
   version?: WAVersion
   /** Where sockets connect (the simulator's URL with --wa-simulator; default WhatsApp). */
   waWebSocketUrl?: string
+  socketTimeouts?: BaileysSessionOptions['socketTimeouts']
 }
 
-/** A fetch of the WA Web version shared by every session, at most once per `ttlMs`, never throwing. */
+/**
+ * A fetch of the WA Web version shared by every session, at most once per `ttlMs`, never throwing. Only an
+ * answer is kept: a failed fetch (no network, WhatsApp down) is forgotten once it settles, so the next 405
+ * asks again instead of living an hour on the failure.
+ */
 export function sharedVersionFetcher(
   fetch: () => Promise<WAVersion | undefined>,
   clock: Clock,
@@ -45,9 +51,45 @@ export function sharedVersionFetcher(
   let last: { at: number; version: Promise<WAVersion | undefined> } | undefined
   return () => {
     const now = clock.now()
-    if (!last || now - last.at > ttlMs) last = { at: now, version: fetch().catch(() => undefined) }
+    if (!last || now - last.at > ttlMs) {
+      const entry = { at: now, version: fetch().catch(() => undefined) }
+      last = entry
+      void entry.version.then((version) => {
+        if (!version && last === entry) last = undefined
+      })
+    }
     return last.version
   }
+}
+
+/** `a` or `b`, whichever is newer (undefined when both are). */
+export function newerVersion(a: WAVersion | undefined, b: WAVersion | undefined): WAVersion | undefined {
+  if (!a || !b) return a ?? b
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0)
+    if (d !== 0) return d > 0 ? a : b
+  }
+  return a
+}
+
+/**
+ * The newest WA Web version a session of this server last connected with (the connections' health facts,
+ * written on every CONNECTED): a version learnt after a 405 outlives a restart, so the next boot does not start
+ * on Baileys's bundled one and meet the same 405 (with the fetch perhaps failing then).
+ */
+export function lastConnectedWaWebVersion(sqlite: Database): WAVersion | undefined {
+  let newest: WAVersion | undefined
+  const rows = sqlite
+    .query<{ version: string }, []>(
+      'SELECT DISTINCT wa_web_version AS version FROM whatsapp_health WHERE wa_web_version IS NOT NULL',
+    )
+    .all()
+  for (const { version } of rows) {
+    const parts = version.split('.').map(Number)
+    if (parts.length === 3 && parts.every((n) => Number.isInteger(n) && n >= 0))
+      newest = newerVersion(newest, parts as WAVersion)
+  }
+  return newest
 }
 
 async function latestWaWebVersion(): Promise<WAVersion | undefined> {
@@ -85,8 +127,15 @@ export function createBaileysProvider(options: BaileysProviderOptions): ChannelP
     if (options.downloadMedia) sessionOptions.downloadMedia = options.downloadMedia
     if (options.browser) sessionOptions.browser = options.browser
     if (options.random) sessionOptions.random = options.random
-    if (options.version) sessionOptions.version = options.version
+    // the configured version, or the newer of the last one that connected and Baileys's bundled one
+    const version =
+      options.version ??
+      (options.db
+        ? newerVersion(lastConnectedWaWebVersion(options.db.sqlite), DEFAULT_CONNECTION_CONFIG.version)
+        : undefined)
+    if (version) sessionOptions.version = version
     if (options.waWebSocketUrl) sessionOptions.waWebSocketUrl = options.waWebSocketUrl
+    if (options.socketTimeouts) sessionOptions.socketTimeouts = options.socketTimeouts
     return new BaileysChannelSession(sessionOptions)
   }
 }

@@ -16,7 +16,13 @@ import { ManualClock } from '../../clock'
 import { silentLogger } from '../../logger'
 import type { ChannelEvent, ChannelEventOf, InboundMessage } from '../types'
 import { createBaileysProvider } from './provider'
-import { type AuthHandle, BaileysChannelSession, type BaileysSessionOptions, backoffMs } from './session'
+import {
+  type AuthHandle,
+  BaileysChannelSession,
+  type BaileysSessionOptions,
+  backoffMs,
+  SLOW_RETRY_MS,
+} from './session'
 import {
   downloadFromFake,
   type FakeSocket,
@@ -172,6 +178,34 @@ describe('BaileysChannelSession: connection lifecycle', () => {
       pn: '5511900000000',
       lid: '99000000000001@lid',
     })
+  })
+
+  test('creds are saved when Baileys emits them, before the batch is handled, for retired sockets too', async () => {
+    // Issue 20, defect 11: they used to wait in the inbound chain and were dropped for a retired socket.
+    const t = await connected()
+    let release = () => {}
+    t.session.on((e) => {
+      if (e.t === 'message') return new Promise<void>((resolve) => (release = resolve))
+    })
+    t.f.current.sim.inbound({ from: CUSTOMER, id: 'SLOW1' }, { conversation: 'held' })
+    await settle()
+    t.f.current.sim.credsUpdate({ nextPreKeyId: 777 })
+    expect(t.auth.creds()?.nextPreKeyId).toBe(777)
+    release()
+    await settle()
+
+    const retired = t.f.current
+    await t.session.stop()
+    retired.sim.credsUpdate({ nextPreKeyId: 778 })
+    expect(t.auth.creds()?.nextPreKeyId).toBe(778)
+  })
+
+  test('after a logout, a late creds update of the unlinked socket does not bring its creds back', async () => {
+    const t = await connected()
+    const sock = t.f.current
+    await t.session.logout()
+    sock.sim.credsUpdate({ nextPreKeyId: 779 })
+    expect(t.auth.saved).toBeUndefined()
   })
 
   test('creds updates are persisted; a restart with saved creds connects without a QR', async () => {
@@ -481,7 +515,9 @@ describe('BaileysChannelSession: status reasons and the retry bound', () => {
     expect(t.of('status').at(-1)?.statusReason).toBeUndefined()
   })
 
-  test('after maxRetries failures in a row it stops: DISCONNECTED with the reason, nothing pending', async () => {
+  test('after maxRetries failures in a row it shows DISCONNECTED with the reason and keeps retrying slowly', async () => {
+    // Issue 20, defect 10: it used to stop for good here ("gave up"), so a night without internet left the
+    // number offline until someone noticed.
     const t = setup({ session: { maxRetries: 3 } })
     await t.session.start()
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -497,17 +533,21 @@ describe('BaileysChannelSession: status reasons and the retry bound', () => {
     expect(t.session.status).toBe('DISCONNECTED')
     const last = t.of('status').at(-1)
     expect(last).toMatchObject({ status: 'DISCONNECTED', reason: 408, statusReason: 'no_network' })
-    expect(last?.detail).toContain('gave up after 3 attempts')
-    expect(last?.retryInMs).toBeUndefined()
-    expect(t.clock.pendingTimers).toBe(0)
-    t.clock.advance(10 * 60_000)
+    expect(last?.detail).toContain('3 attempts failed, retrying every 5 min')
+    expect(last?.retryInMs).toBe(SLOW_RETRY_MS)
+    expect(t.clock.delays()).toEqual([SLOW_RETRY_MS])
+    t.clock.advance(SLOW_RETRY_MS)
     await settle()
-    expect(t.f.sockets).toHaveLength(4)
+    expect(t.f.sockets).toHaveLength(5)
+    t.f.current.sim.close(428, 'Connection Closed')
+    await settle()
+    expect(t.clock.delays()).toEqual([SLOW_RETRY_MS])
     expect(t.auth.clears).toBe(0)
 
-    // a person retries: a new socket at once, and the count starts over
+    // a person retries meanwhile: a new socket at once, and the count starts over
     await t.session.start()
-    expect(t.f.sockets).toHaveLength(5)
+    expect(t.f.sockets).toHaveLength(6)
+    expect(t.clock.pendingTimers).toBe(0)
     t.f.current.sim.open()
     await settle()
     expect(t.session.status).toBe('CONNECTED')
@@ -516,7 +556,7 @@ describe('BaileysChannelSession: status reasons and the retry bound', () => {
     expect(t.clock.delays()).toEqual([1000])
   })
 
-  test('the default bound gives up within minutes, not never', async () => {
+  test('the default bound turns to slow retries within minutes, and WhatsApp coming back connects', async () => {
     const t = setup()
     await t.session.start()
     let waited = 0
@@ -524,7 +564,7 @@ describe('BaileysChannelSession: status reasons and the retry bound', () => {
       t.f.current.sim.close(428, 'Connection Closed')
       await settle()
       const delay = t.clock.delays()[0]
-      if (delay === undefined) break
+      if (delay === undefined || t.session.status !== 'OPENING') break
       waited += delay
       t.clock.advance(delay)
       await settle()
@@ -532,6 +572,13 @@ describe('BaileysChannelSession: status reasons and the retry bound', () => {
     expect(t.session.status).toBe('DISCONNECTED')
     expect(t.f.sockets).toHaveLength(11)
     expect(waited).toBeLessThan(10 * 60_000)
+    expect(t.clock.delays()).toEqual([SLOW_RETRY_MS])
+    t.clock.advance(SLOW_RETRY_MS)
+    await settle()
+    expect(t.f.sockets).toHaveLength(12)
+    t.f.current.sim.open()
+    await settle()
+    expect(t.session.status).toBe('CONNECTED')
   })
 })
 

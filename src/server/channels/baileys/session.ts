@@ -5,9 +5,12 @@
  * either through the ChannelSession interface.
  * Reconnect policy by close code: 515 (the restart that follows a scan) reconnects at once; 401 (logged out),
  * 403 (banned), 411 (multi-device mismatch) and 440 (replaced) stop; 408 "QR refs attempts ended" and too many
- * unscanned QR sockets end in TIMEOUT; anything else retries with exponential backoff and jitter, at most
- * `maxRetries` times in a row, then stops (DISCONNECTED) so that a person sees why and retries.
+ * unscanned QR sockets end in TIMEOUT; anything else is transient: it retries with exponential backoff and
+ * jitter `maxRetries` times in a row, then shows DISCONNECTED with the reason (a person sees the outage and may
+ * retry at once) and keeps trying every SLOW_RETRY_MS until WhatsApp answers.
  */
+
+import { randomBytes } from 'node:crypto'
 import {
   type BaileysEventMap,
   type CacheStore,
@@ -70,8 +73,8 @@ export type BaileysSessionOptions = {
   /** Sockets that may show QR codes before giving up with TIMEOUT. Default 3. */
   maxQrSockets?: number
   /**
-   * Reconnects in a row (without ever opening) before giving up with DISCONNECTED and the reason. Default 10:
-   * about 5 minutes of backoff, 20 while WhatsApp answers 503.
+   * Quick reconnects in a row (without ever opening) before showing DISCONNECTED with the reason and retrying
+   * every SLOW_RETRY_MS. Default 10: about 5 minutes of backoff, 20 while WhatsApp answers 503.
    */
   maxRetries?: number
   /** Raw messages kept in memory. Default 2,000. */
@@ -83,7 +86,15 @@ export type BaileysSessionOptions = {
   waWebSocketUrl?: string
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number
+  /** Baileys's own timers (tests against the simulator keep them short). Default Baileys's. */
+  socketTimeouts?: SocketTimeouts
 }
+
+/** The Baileys socket timers a session may shorten. */
+export type SocketTimeouts = Pick<
+  UserFacingSocketConfig,
+  'connectTimeoutMs' | 'defaultQueryTimeoutMs' | 'keepAliveIntervalMs' | 'qrTimeout'
+>
 
 /** First QR lives 60 s, each later one 20 s (Baileys' defaults). */
 export const FIRST_QR_MS = 60_000
@@ -96,17 +107,46 @@ export const BACKOFF_503_BASE_MS = 5_000
 export const BACKOFF_503_MAX_MS = 180_000
 export const DEFAULT_WATCHDOG_MS = 30 * 60_000
 export const DEFAULT_MAX_RETRIES = 10
+/** After `maxRetries` quick attempts, one attempt this often (with jitter), for as long as it takes. */
+export const SLOW_RETRY_MS = 5 * 60_000
 
 /** The delay before retry number `attempt` (1-based): exponential, capped, with jitter in [d/2, d]. */
 export function backoffMs(attempt: number, code: number | undefined, random: () => number): number {
   const long = code === 503
   const base = long ? BACKOFF_503_BASE_MS : BACKOFF_BASE_MS
   const max = long ? BACKOFF_503_MAX_MS : BACKOFF_MAX_MS
-  const d = Math.min(max, base * 2 ** Math.max(0, attempt - 1))
+  return jittered(Math.min(max, base * 2 ** Math.max(0, attempt - 1)), random)
+}
+
+/** `d` with jitter in [d/2, d]. */
+function jittered(d: number, random: () => number): number {
   return Math.round(d / 2 + (random() * d) / 2)
 }
 
 type StatusExtra = Omit<ChannelEventOf<'status'>, 't' | 'status'>
+
+/** A pairing QR (`ref,noiseKey,identityKey,advSecret[,platform]`) advertising `advSecret` instead. */
+export function withAdvSecret(qr: string, advSecret: string): string {
+  const parts = qr.split(',')
+  if (parts.length < 4) return qr
+  parts[3] = advSecret
+  return parts.join(',')
+}
+
+/**
+ * Baileys's requestPairingCode writes `me` into the creds before the phone confirms anything; if the code was
+ * never confirmed, the next socket would log in as a device WhatsApp does not know and be told 401 (the
+ * connection then looked "logged out"). Without the account signature pair-success brings, this is not a
+ * linked device: drop the half-started pairing so the next socket registers and shows a QR.
+ */
+export function forgetUnfinishedPairing(auth: AuthHandle): boolean {
+  const creds = auth.state.creds
+  if (!creds.me || creds.account) return false
+  creds.me = undefined
+  creds.pairingCode = undefined
+  creds.registered = false
+  return true
+}
 
 /** Close reasons after which the session does not reconnect by itself. */
 const STOP_REASONS: Record<number, string> = {
@@ -146,6 +186,12 @@ export class BaileysChannelSession implements ChannelSession {
   private pairingPhone: string | undefined
   private pairingRequested = false
   private pairingWaiters: { resolve(code: string): void; reject(err: Error): void }[] = []
+  /** The phone scanned a QR of this socket (WhatsApp sent `companion_reg_refresh`). */
+  private scannedOnThisSocket = false
+  /** Auth handles wiped by a logout: nothing is saved through them any more. */
+  private readonly clearedAuth = new WeakSet<AuthHandle>()
+  /** The QR Baileys rendered last on this socket (its ref is the one the phone may scan). */
+  private lastQr: string | undefined
   private inboundChain: Promise<void> = Promise.resolve()
   private readonly messaging: BaileysMessaging
 
@@ -184,6 +230,11 @@ export class BaileysChannelSession implements ChannelSession {
 
   async start(options?: { pairingPhone?: string }): Promise<void> {
     if (options?.pairingPhone) this.pairingPhone = digitsOnly(options.pairingPhone)
+    if (this.running && this.reconnectTimer !== undefined && !this.connecting) {
+      // a person asks while the session waits to retry: now, with a fresh burst of retries
+      this.retries = 0
+      return this.connect()
+    }
     if (this.running) return this.connecting
     this.running = true
     this.retries = 0
@@ -214,6 +265,7 @@ export class BaileysChannelSession implements ChannelSession {
       await sock.end(undefined).catch(() => {})
     }
     const auth = this.auth ?? (await this.options.authState())
+    this.clearedAuth.add(auth)
     await auth.clear()
     this.auth = undefined
     this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'logged out'))
@@ -272,7 +324,10 @@ export class BaileysChannelSession implements ChannelSession {
     }
     if (gen !== this.generation || !this.running) return
     this.auth = auth
+    if (forgetUnfinishedPairing(auth)) this.saveCredsNow(gen)
     this.qrOnThisSocket = 0
+    this.lastQr = undefined
+    this.scannedOnThisSocket = false
     this.pairingRequested = false
     const logger = baileysLogger(this.options.log, { connectionId: this.connectionId })
     const config: UserFacingSocketConfig = {
@@ -290,6 +345,7 @@ export class BaileysChannelSession implements ChannelSession {
     }
     if (this.options.browser) config.browser = this.options.browser
     if (this.options.waWebSocketUrl) config.waWebSocketUrl = this.options.waWebSocketUrl
+    Object.assign(config, this.options.socketTimeouts)
     let sock: SocketLike
     try {
       sock = this.socketFactory(config)
@@ -306,8 +362,15 @@ export class BaileysChannelSession implements ChannelSession {
     sock.ws?.on('frame', () => {
       if (gen === this.generation) this.lastActivity = this.options.clock.now()
     })
+    sock.ws?.on('CB:notification,type:companion_reg_refresh', () => {
+      if (gen === this.generation) void this.refreshRegistration(sock, gen)
+    })
     sock.ev.process((events) => {
       if (gen === this.generation) this.lastActivity = this.options.clock.now()
+      // Creds are written here, synchronously, before anything else runs: not behind the inbound chain (slow
+      // media or history would hold them), and for every socket, retired ones too (Baileys mutated this
+      // socket's creds in place; dropping the update would leave the disk behind the keys it already wrote).
+      if (events['creds.update']) this.saveCredsNow(gen, auth)
       this.inboundChain = this.inboundChain
         .then(() => this.handleEvents(sock, gen, events))
         .catch((err: Error) =>
@@ -320,11 +383,10 @@ export class BaileysChannelSession implements ChannelSession {
   }
 
   /**
-   * One batch of a socket's events. Connection and creds events of a retired socket are ignored (its close is
-   * ours); messages it delivered before retiring are real and still go out.
+   * One batch of a socket's events (its creds were saved when it was emitted). Connection events of a retired
+   * socket are ignored (its close is ours); messages it delivered before retiring are real and still go out.
    */
   private async handleEvents(sock: SocketLike, gen: number, events: Partial<BaileysEventMap>): Promise<void> {
-    if (events['creds.update'] && gen === this.generation) await this.auth?.saveCreds()
     const update = events['connection.update']
     if (update && gen === this.generation) await this.handleConnection(sock, gen, update)
     if (!this.running) return
@@ -361,14 +423,44 @@ export class BaileysChannelSession implements ChannelSession {
   private async handleQr(sock: SocketLike, gen: number, qr: string): Promise<void> {
     this.qrOnThisSocket += 1
     if (this.qrOnThisSocket === 1) this.qrSockets += 1
+    this.lastQr = qr
     if (this.pairingPhone) {
       if (!this.pairingRequested) await this.askPairingCode(sock, gen)
       return
     }
-    this.qrAttempt += 1
     const ttl = this.qrOnThisSocket === 1 ? FIRST_QR_MS : NEXT_QR_MS
+    await this.showQr(sock, qr, ttl)
+  }
+
+  /**
+   * Shows a QR with the secret the companion advertises now: Baileys renders every QR of a socket with the
+   * secret it had when the refs arrived, which a `companion_reg_refresh` retires.
+   */
+  private async showQr(sock: SocketLike, qr: string, ttlMs: number): Promise<void> {
+    this.qrAttempt += 1
     if (this._status !== 'qrcode') await this.setStatus('qrcode')
-    await this.emit({ t: 'qr', qr, attempt: this.qrAttempt, expiresAt: this.options.clock.now() + ttl })
+    await this.emit({
+      t: 'qr',
+      qr: withAdvSecret(qr, sock.authState.creds.advSecretKey),
+      attempt: this.qrAttempt,
+      expiresAt: this.options.clock.now() + ttlMs,
+    })
+  }
+
+  /**
+   * WhatsApp answers the phone's first scan with `companion_reg_refresh` and retires the secret that QR
+   * advertised (rc14 acks the notification and keeps the secret, so no later scan links: Baileys issue 2737).
+   * A new secret, stored at once (pair-success is checked against it), and the current QR shown again with it.
+   */
+  private async refreshRegistration(sock: SocketLike, gen: number): Promise<void> {
+    const creds = sock.authState.creds
+    if (creds.me) return
+    if (gen === this.generation) this.scannedOnThisSocket = true
+    creds.advSecretKey = randomBytes(32).toString('base64')
+    this.saveCredsNow(gen)
+    this.options.log.info('baileys: registration refreshed, new QR', { connectionId: this.connectionId })
+    if (this.lastQr && !this.pairingPhone && gen === this.generation && this.running)
+      await this.showQr(sock, this.lastQr, NEXT_QR_MS)
   }
 
   private async askPairingCode(sock: SocketLike, gen: number): Promise<void> {
@@ -387,6 +479,23 @@ export class BaileysChannelSession implements ChannelSession {
         error: (err as Error).message,
       })
       this.rejectPairing(err as Error)
+    }
+  }
+
+  /**
+   * Why the QR codes ran out: nobody scanned, or the phone scanned (WhatsApp refreshed the registration) and
+   * never confirmed the link: an account that requires a passkey (or fingerprint, face) to link a device
+   * behaves so when nobody gives it on the phone.
+   */
+  private whyNotLinked(cycles?: number): Pick<StatusExtra, 'detail' | 'statusReason'> {
+    if (this.scannedOnThisSocket)
+      return {
+        detail: 'the phone scanned the QR code but did not confirm the link (passkey?)',
+        statusReason: 'link_unconfirmed',
+      }
+    return {
+      detail: cycles ? `no scan after ${cycles} QR cycles` : 'QR code not scanned in time',
+      statusReason: 'qr_timeout',
     }
   }
 
@@ -409,17 +518,14 @@ export class BaileysChannelSession implements ChannelSession {
     if (code === 408 && /QR refs attempts ended/i.test(message)) {
       this.halt()
       this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'QR code expired'))
-      await this.setStatus('TIMEOUT', {
-        reason: 408,
-        detail: 'QR code not scanned in time',
-        statusReason: 'qr_timeout',
-      })
+      await this.setStatus('TIMEOUT', { reason: 408, ...this.whyNotLinked() })
       return
     }
     if (code !== undefined && STOP_REASONS[code]) {
       this.halt()
-      if (code === 401) {
-        await this.auth?.clear()
+      if (code === 401 && this.auth) {
+        this.clearedAuth.add(this.auth)
+        await this.auth.clear()
         this.auth = undefined
       }
       this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', STOP_REASONS[code]))
@@ -434,11 +540,7 @@ export class BaileysChannelSession implements ChannelSession {
     if (!registered && this.qrSockets >= this.maxQrSockets) {
       this.halt()
       this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'QR code expired'))
-      await this.setStatus('TIMEOUT', {
-        reason: code,
-        detail: `no scan after ${this.qrSockets} QR cycles`,
-        statusReason: 'qr_timeout',
-      })
+      await this.setStatus('TIMEOUT', { reason: code, ...this.whyNotLinked(this.qrSockets) })
       return
     }
     if (code === 405 && this.options.fetchVersion) {
@@ -456,8 +558,10 @@ export class BaileysChannelSession implements ChannelSession {
   }
 
   /**
-   * Tries again after a backoff, saying why meanwhile (OPENING with the reason); past `maxRetries` failures in
-   * a row it stops (DISCONNECTED with the reason) rather than spinning "connecting" forever: a person retries.
+   * Tries again after a backoff, saying why meanwhile (OPENING with the reason). Every close that reaches here
+   * is transient (the ones a person must fix stopped in handleClose), so past `maxRetries` failures in a row the
+   * session does not stop for good: it shows DISCONNECTED with the reason (a person sees the outage and may
+   * retry at once) and keeps trying every SLOW_RETRY_MS, so a night without internet ends connected.
    */
   private async scheduleReconnect(
     code: number | undefined,
@@ -468,29 +572,49 @@ export class BaileysChannelSession implements ChannelSession {
     this.retries += 1
     const extra: StatusExtra = { statusReason }
     if (code !== undefined) extra.reason = code
-    if (this.retries > this.maxRetries) {
+    const slow = this.retries > this.maxRetries
+    const delay = slow ? jittered(SLOW_RETRY_MS, this.random) : backoffMs(this.retries, code, this.random)
+    if (slow) {
       const attempts = this.retries - 1
-      this.halt()
       this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'WhatsApp could not be reached'))
-      this.options.log.warn('baileys: gave up reconnecting', {
-        connectionId: this.connectionId,
-        attempts,
-        code,
-        detail,
-      })
-      extra.detail = `gave up after ${attempts} attempts${detail ? `: ${detail}` : ''}`
-      await this.setStatus('DISCONNECTED', extra, true)
-      return
+      if (attempts === this.maxRetries)
+        this.options.log.warn('baileys: still unreachable, retrying slowly', {
+          connectionId: this.connectionId,
+          attempts,
+          code,
+          detail,
+        })
     }
-    const delay = backoffMs(this.retries, code, this.random)
     this.clearTimer('reconnectTimer')
     this.reconnectTimer = this.clock.setTimeout(() => {
       this.reconnectTimer = undefined
       if (this.running) void this.connect()
     }, delay)
     extra.retryInMs = delay
-    if (detail) extra.detail = detail
-    await this.setStatus('OPENING', extra, true)
+    if (slow)
+      extra.detail = `${this.retries - 1} attempts failed, retrying every ${Math.round(SLOW_RETRY_MS / 60_000)} min${detail ? `: ${detail}` : ''}`
+    else if (detail) extra.detail = detail
+    await this.setStatus(slow ? 'DISCONNECTED' : 'OPENING', extra, true)
+  }
+
+  /** Writes the creds now (the SQLite store writes synchronously); a failure is logged, never thrown. */
+  private saveCredsNow(gen: number, auth = this.auth): void {
+    // a logged-out store stays empty: a late update of the unlinked socket must not bring its creds back
+    if (!auth || this.clearedAuth.has(auth)) return
+    try {
+      const saved = auth?.saveCreds()
+      if (saved instanceof Promise) saved.catch((err: Error) => this.logCredsFailure(gen, err))
+    } catch (err) {
+      this.logCredsFailure(gen, err as Error)
+    }
+  }
+
+  private logCredsFailure(gen: number, err: Error): void {
+    this.options.log.error('baileys: saving creds failed', {
+      connectionId: this.connectionId,
+      generation: gen,
+      error: err.message,
+    })
   }
 
   private armWatchdog(): void {

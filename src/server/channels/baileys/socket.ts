@@ -28,8 +28,11 @@ export type SocketLike = {
       storeLIDPNMappings(pairs: LIDMapping[]): Promise<void>
     }
   }
-  /** Raw frames (`'frame'`), for the watchdog; optional. */
-  ws?: { on(event: 'frame', listener: (...args: unknown[]) => void): unknown }
+  /**
+   * Baileys's WebSocket emitter (optional): raw frames (`'frame'`) for the watchdog, and the stanza callbacks
+   * (`'CB:notification,type:companion_reg_refresh'`) Baileys itself does not handle.
+   */
+  ws?: { on(event: string, listener: (...args: unknown[]) => void): unknown }
   sendMessage: WASocket['sendMessage']
   readMessages(keys: WAMessageKey[]): Promise<void>
   sendPresenceUpdate(type: WAPresence, toJid?: string): Promise<void>

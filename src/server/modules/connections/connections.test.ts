@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { initAuthCreds } from '@whiskeysockets/baileys'
 import { eq } from 'drizzle-orm'
 import { createBaileysProvider } from '../../channels/baileys/provider'
+import { SLOW_RETRY_MS } from '../../channels/baileys/session'
 import { fakeSocketFactory, settle } from '../../channels/baileys/testing/fake-socket'
 import type { ChannelProvider } from '../../channels/types'
 import { plans, whatsapps } from '../../db/schema'
@@ -422,7 +423,7 @@ describe('session state and its reason', () => {
 })
 
 describe('a real (Baileys) session that cannot reach WhatsApp', () => {
-  test('shows why while it retries, stops after the bound, and a retry from there shows a QR', async () => {
+  test('shows why while it retries, shows DISCONNECTED after the bound, and a retry from there shows a QR', async () => {
     const f = fakeSocketFactory()
     let build: ChannelProvider | undefined
     const h = await createHarness({ providers: { beta: (connection) => build!(connection) } })
@@ -452,7 +453,8 @@ describe('a real (Baileys) session that cannot reach WhatsApp', () => {
     f.current.sim.close(408, 'getaddrinfo ENOTFOUND web.whatsapp.com')
     await settle()
     expect(await state()).toMatchObject({ status: 'DISCONNECTED', statusReason: 'no_network' })
-    expect(h.clock.pendingTimers).toBe(0)
+    // it keeps trying, slowly (issue 20, defect 10: it used to stop for good)
+    expect(h.clock.delays()).toEqual([SLOW_RETRY_MS])
 
     const retried = await admin.post(`/whatsappsession/${body.id}`)
     expect(retried.body).toMatchObject({ status: 'OPENING', statusReason: null, retries: 0 })

@@ -149,6 +149,8 @@ describe("a connection's health", () => {
     const creds = initAuthCreds()
     creds.me = { id: '5511900000000:1@s.whatsapp.net' }
     creds.registered = true
+    // linked: pair-success brought the account signature (creds without it are an unfinished pairing)
+    creds.account = { details: new Uint8Array([1]), accountSignatureKey: new Uint8Array(32) }
     build = createBaileysProvider({
       log: silentLogger,
       clock: h.clock,

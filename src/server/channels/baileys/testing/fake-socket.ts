@@ -336,7 +336,8 @@ export class FakeSocket implements SocketLike {
       /** Emits the next QR (`ref,noise,identity,adv,platform`). */
       qr(ref?: string): string {
         qrCount += 1
-        const qr = `${ref ?? `ref-${qrCount}`},bm9pc2U=,aWRlbnRpdHk=,YWR2,web`
+        // as Baileys renders it: the adv secret is the creds' own
+        const qr = `${ref ?? `ref-${qrCount}`},bm9pc2U=,aWRlbnRpdHk=,${sock.authState.creds.advSecretKey},web`
         sock.ev.emit('connection.update', { qr })
         return qr
       },
@@ -365,7 +366,16 @@ export class FakeSocket implements SocketLike {
         const me = sock.authState.creds.me ?? { id: `${sock.opts.mePhone}:1@s.whatsapp.net` }
         sock.authState.creds.me = { ...me, lid: me.lid ?? sock.opts.meLid }
         sock.authState.creds.registered = true
-        sock.ev.emit('creds.update', { me: sock.authState.creds.me, registered: true })
+        // a linked device always has the account signature pair-success brought
+        sock.authState.creds.account ??= {
+          details: new Uint8Array([1]),
+          accountSignatureKey: new Uint8Array(32),
+        }
+        sock.ev.emit('creds.update', {
+          me: sock.authState.creds.me,
+          registered: true,
+          account: sock.authState.creds.account,
+        })
         sock.ev.emit('connection.update', { connection: 'open', receivedPendingNotifications: false })
       },
       /** The connection closed with a Boom status (Baileys' `end(new Boom(message, {statusCode}))`). */
