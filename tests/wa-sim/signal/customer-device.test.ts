@@ -6,7 +6,11 @@ import {
   proto,
   unpadRandomMax16,
 } from '@whiskeysockets/baileys'
-import type { BinaryNode } from '@whiskeysockets/baileys/lib/WABinary/index.js'
+import {
+  type BinaryNode,
+  getBinaryNodeChild,
+  getBinaryNodeChildUInt,
+} from '@whiskeysockets/baileys/lib/WABinary/index.js'
 import pino from 'pino'
 import { type BaileysCompanion, baileysCompanion } from './baileys-companion.ts'
 import { CustomerDevice } from './customer-device.ts'
@@ -152,9 +156,8 @@ describe('a customer device against Baileys own Signal repository', () => {
   test('each bundle spends a one-time pre-key; the pool refills', () => {
     const customer = new CustomerDevice({ phone: '5511999990005', preKeyBatch: 2 })
     const ids = [1, 2, 3].map(() => {
-      const user = customer.bundleNode()
-      const key = (user.content as BinaryNode[]).find((child) => child.tag === 'key')
-      return Buffer.from((key?.content as BinaryNode[])[0]?.content as Uint8Array).readUIntBE(0, 3)
+      const key = getBinaryNodeChild(customer.bundleNode(), 'key')
+      return key ? getBinaryNodeChildUInt(key, 'id', 3) : undefined
     })
     expect(ids).toEqual([1, 2, 3])
     expect(customer.unspentPreKeys).toBe(4)
