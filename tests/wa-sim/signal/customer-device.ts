@@ -110,12 +110,16 @@ export class CustomerDevice {
     return this.store.preKeyCount
   }
 
-  /** Tells the device that a peer's PN JID and LID JID are one peer (sessions live under the LID, as in Baileys). */
+  /**
+   * Tells the device that a peer's PN JID and LID JID are one peer: its sessions move to, and then
+   * live under, the LID (as in Baileys), so the server may name the companion either way.
+   */
   samePeer(pnJid: string, lidJid: string): void {
     const pn = jidDecode(pnJid)?.user
     const lid = jidDecode(lidJid)?.user
     if (!pn || !lid) throw new Error(`samePeer needs two user JIDs: ${pnJid}, ${lidJid}`)
     this.lidOfPeer.set(pn, lid)
+    this.store.renameSessions(pn, `${lid}_1`)
   }
 
   private addressOf(jid: string): ProtocolAddress {

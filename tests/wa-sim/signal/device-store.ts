@@ -47,6 +47,16 @@ export class DeviceSignalStore implements SignalStorage {
     return !!this.sessions.get(id)?.haveOpenSession()
   }
 
+  /** Moves every session kept under one address name to another (a peer now known by its LID). */
+  renameSessions(fromName: string, toName: string): void {
+    for (const [id, record] of [...this.sessions]) {
+      const dot = id.lastIndexOf('.')
+      if (id.slice(0, dot) !== fromName) continue
+      this.sessions.delete(id)
+      this.sessions.set(`${toName}${id.slice(dot)}`, record)
+    }
+  }
+
   deleteSession(id: string): void {
     this.sessions.delete(id)
   }

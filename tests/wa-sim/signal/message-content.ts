@@ -315,3 +315,33 @@ export function describe(message: proto.IMessage): ReceivedDescription {
   }
   return { kind: type.replace(/Message$/, '') }
 }
+
+/**
+ * The stanza `type` a WhatsApp client gives a message (mirrors `getMessageType` inside Baileys's
+ * `Socket/messages-send.js`, which it does not export): reaction, poll, event, media or text.
+ */
+export function stanzaTypeOf(message: proto.IMessage): string {
+  const content = normalizeMessageContent(message)
+  if (!content) return 'text'
+  if (content.reactionMessage || content.encReactionMessage) return 'reaction'
+  if (content.pollCreationMessage || content.pollCreationMessageV2 || content.pollCreationMessageV3)
+    return 'poll'
+  if (content.pollUpdateMessage) return 'poll'
+  if (content.eventMessage) return 'event'
+  return mediaTypeOf(message) ? 'media' : 'text'
+}
+
+/** The `<enc mediatype>` of a message, or undefined (mirrors Baileys's `getMediaType`). */
+export function mediaTypeOf(message: proto.IMessage): string | undefined {
+  const content = normalizeMessageContent(message)
+  if (!content) return undefined
+  if (content.imageMessage) return 'image'
+  if (content.videoMessage) return content.videoMessage.gifPlayback ? 'gif' : 'video'
+  if (content.audioMessage) return content.audioMessage.ptt ? 'ptt' : 'audio'
+  if (content.contactMessage) return 'vcard'
+  if (content.documentMessage) return 'document'
+  if (content.contactsArrayMessage) return 'contact_array'
+  if (content.liveLocationMessage) return 'livelocation'
+  if (content.stickerMessage) return 'sticker'
+  return undefined
+}
