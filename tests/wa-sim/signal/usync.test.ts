@@ -20,13 +20,15 @@ function usyncIq(query: USyncQuery): BinaryNode {
           {
             tag: 'list',
             attrs: {},
-            content: query.users.map((user) => ({
-              tag: 'user',
-              attrs: user.phone ? {} : { jid: user.id as string },
-              content: query.protocols
-                .map((p) => p.getUserElement(user))
-                .filter((n): n is BinaryNode => n !== null),
-            })),
+            content: query.users.map(
+              (user): BinaryNode => ({
+                tag: 'user',
+                attrs: user.phone ? {} : { jid: user.id as string },
+                content: query.protocols
+                  .map((p) => p.getUserElement(user))
+                  .filter((n): n is BinaryNode => n !== null),
+              }),
+            ),
           },
         ],
       },

@@ -94,11 +94,13 @@ export function parseUsyncQuery(iq: BinaryNode): UsyncQuery {
 }
 
 function devicesNode(account: UsyncAccount, t: number): BinaryNode {
-  const devices: BinaryNode[] = account.devices.map((id) => ({
-    tag: 'device',
-    // Baileys skips companions without a key index (`extractDeviceJids`): a sent message would be refused.
-    attrs: id === 0 ? { id: '0' } : { id: String(id), 'key-index': String(id) },
-  }))
+  const devices = account.devices.map(
+    (id): BinaryNode => ({
+      tag: 'device',
+      // Baileys skips companions without a key index (`extractDeviceJids`): a sent message would be refused.
+      attrs: id === 0 ? { id: '0' } : { id: String(id), 'key-index': String(id) },
+    }),
+  )
   const content: BinaryNode[] = [{ tag: 'device-list', attrs: {}, content: devices }]
   if (account.devices.some((id) => id !== 0))
     content.push({ tag: 'key-index-list', attrs: { ts: String(t) } })
