@@ -12,6 +12,16 @@ export {
   type EncType,
 } from './customer-device.ts'
 export {
+  digestResult,
+  type EncryptIqKind,
+  encryptIqKind,
+  encryptSetResult,
+  keyFetchResult,
+  parseKeyFetch,
+  parseSignedPreKeyRotation,
+  preKeyCountResult,
+} from './encrypt-iq.ts'
+export {
   type ContentSpec,
   contentOf,
   describe,

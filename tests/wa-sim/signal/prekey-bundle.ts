@@ -95,6 +95,16 @@ export class CompanionPreKeys {
     for (const key of upload.preKeys) if (!known.has(key.keyId)) this.unused.push(key)
   }
 
+  /** Replaces the signed pre-key (Baileys's `rotateSignedPreKey`). */
+  rotateSignedPreKey(signedPreKey: PreKeyUpload['signedPreKey']): void {
+    this.upload = { ...this.upload, signedPreKey }
+  }
+
+  /** What the server holds now: identity, signed pre-key, unused one-time pre-keys. */
+  published(): PreKeyUpload {
+    return { ...this.upload, preKeys: [...this.unused] }
+  }
+
   /** The next bundle, spending one one-time pre-key. */
   takeBundle(): PreKeyBundle {
     const preKey = this.unused.shift()
