@@ -261,3 +261,35 @@ describe('groups (sender keys)', () => {
     expect(again.message?.conversation).toBe('de novo')
   })
 })
+
+describe("the account's own phone as a Signal device", () => {
+  test('a peer message (category=peer) and a message the owner typed on the phone (deviceSentMessage + recipient)', async () => {
+    const companion = baileysCompanion({ phone: '5511888880000', lid: '200000000000001' })
+    const keys = companionBundleFrom(await companion.uploadPreKeys(2))
+    const phone = new CustomerDevice({ phone: '5511888880000', lid: '200000000000001', device: 0 })
+
+    const peer = await phone.encryptMessageTo(companion.jid, keys, {
+      protocolMessage: { type: proto.Message.ProtocolMessage.Type.HISTORY_SYNC_NOTIFICATION },
+    })
+    const history = await companionReceives(
+      companion,
+      inboundMessageNode({ id: 'H1', from: phone.phoneUserJid, t: now(), category: 'peer', enc: [peer] }),
+    )
+    expect(history.key.fromMe).toBe(true)
+    expect(history.category).toBe('peer')
+    expect(history.message?.protocolMessage?.type).toBe(
+      proto.Message.ProtocolMessage.Type.HISTORY_SYNC_NOTIFICATION,
+    )
+
+    const customer = '5511999990070@s.whatsapp.net'
+    const typed = await phone.encryptMessageTo(companion.jid, keys, {
+      deviceSentMessage: { destinationJid: customer, message: { conversation: 'enviei do celular' } },
+    })
+    const own = await companionReceives(
+      companion,
+      inboundMessageNode({ id: 'S1', from: phone.phoneUserJid, recipient: customer, t: now(), enc: [typed] }),
+    )
+    expect(own.key).toMatchObject({ remoteJid: customer, fromMe: true, id: 'S1' })
+    expect(own.message?.conversation).toBe('enviei do celular')
+  })
+})
