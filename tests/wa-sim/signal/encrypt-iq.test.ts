@@ -105,7 +105,7 @@ describe('encrypt iqs', () => {
       content: [{ tag: 'rotate', attrs: {}, content: [xmppSignedPreKey(rotated)] }],
     })
     keys.rotateSignedPreKey(parseSignedPreKeyRotation(rotation))
-    companion.creds.signedPreKey = rotated // Baileys's creds.update after the rotation
+    Object.assign(companion.creds, { signedPreKey: rotated }) // Baileys's creds.update after the rotation
     const customer = new CustomerDevice({ phone: '5511999990061' })
     const enc = await customer.encryptMessageTo(companion.jid, keys, { conversation: 'nova chave' })
     const padded = await companion.repository.decryptMessage({ jid: customer.phoneUserJid, ...enc })

@@ -240,3 +240,52 @@ describe('a simulated customer', () => {
     expect((await dani.receive(reply, companion.lidJid)).entries.map((e) => e.text)).toEqual(['oi!'])
   })
 })
+
+describe('the stanzas for what a customer sent', () => {
+  test('1:1 PN and LID addressing, read by decryptMessageNode with the alternate identity', async () => {
+    const companion = baileysCompanion()
+    const keys = companionBundleFrom(await companion.uploadPreKeys(2))
+    const eva = new SimulatedCustomer({ phone: '5511999990054', lid: '300000000000054', name: 'Eva' })
+    const first = await eva.send([{ jid: companion.jid, keys }], { kind: 'text', text: 'pn' })
+    const [pn] = eva.stanzasFor(first, { t: 1 })
+    expect(pn?.to).toBe(companion.jid)
+    const byPhone = await companionReads(companion, pn!.node)
+    expect(byPhone.key).toMatchObject({ remoteJid: eva.phoneUserJid, remoteJidAlt: eva.lidUserJid })
+    expect(byPhone.pushName).toBe('Eva')
+    expect(byPhone.message?.conversation).toBe('pn')
+
+    const second = await eva.send([{ jid: companion.jid }], { kind: 'text', text: 'lid' })
+    const [lid] = eva.stanzasFor(second, { t: 2, addressing: 'lid', offline: true })
+    const byLid = await companionReads(companion, lid!.node)
+    expect(byLid.key).toMatchObject({
+      remoteJid: eva.lidUserJid,
+      remoteJidAlt: eva.phoneUserJid,
+      addressingMode: 'lid',
+    })
+    expect(byLid.message?.conversation).toBe('lid')
+  })
+
+  test('a group message: SKDM + skmsg the first time, skmsg alone after', async () => {
+    const group = '120363000000000009@g.us'
+    const companion = baileysCompanion()
+    const keys = companionBundleFrom(await companion.uploadPreKeys(2))
+    const fabi = new SimulatedCustomer({ phone: '5511999990055', lid: '300000000000055' })
+    const first = await fabi.sendToGroup(group, [{ jid: companion.lidJid, keys }], {
+      kind: 'text',
+      text: 'g1',
+    })
+    const [one] = fabi.stanzasFor(first, { t: 1, addressing: 'lid' })
+    const read = await companionReads(companion, one!.node)
+    expect(read.key).toMatchObject({
+      remoteJid: group,
+      participant: fabi.lidUserJid,
+      participantAlt: fabi.phoneUserJid,
+    })
+    expect(read.message?.conversation).toBe('g1')
+
+    const second = await fabi.sendToGroup(group, [{ jid: companion.lidJid }], { kind: 'text', text: 'g2' })
+    expect(second.encs).toEqual([])
+    const [two] = fabi.stanzasFor(second, { t: 2, addressing: 'lid' })
+    expect((await companionReads(companion, two!.node)).message?.conversation).toBe('g2')
+  })
+})

@@ -15,7 +15,7 @@ import {
   type ReceivedDescription,
   stanzaTypeOf,
 } from './message-content.ts'
-import type { EncPart, OutboundMessage } from './message-stanzas.ts'
+import { type EncPart, inboundMessageNode, type OutboundMessage } from './message-stanzas.ts'
 import type { CompanionPreKeys, PreKeyBundle } from './prekey-bundle.ts'
 import type { UsyncAccount } from './usync.ts'
 
@@ -40,6 +40,10 @@ export interface OutgoingMessage {
   /** Stanza `type` (text, media, reaction, ...). */
   type: string
   encs: { to: string; enc: EncPart }[]
+  /** Every companion device it goes to (a group's `skmsg` goes to devices without an own `enc` too). */
+  recipients: string[]
+  /** A group message: the group and the `skmsg` every companion device gets beside its own `encs`. */
+  group?: { jid: string; skmsg: EncPart }
 }
 
 export interface ReceiveResult {
@@ -133,7 +137,61 @@ export class SimulatedCustomer {
         },
       })
     }
-    return { id, message, type, encs }
+    return { id, message, type, encs, recipients: to.map((c) => c.jid) }
+  }
+
+  /**
+   * Writes in a group from the phone: one `skmsg`, plus this device's sender key (in a pkmsg/msg)
+   * for each companion device that does not hold it yet.
+   */
+  async sendToGroup(
+    group: string,
+    to: CompanionDevice[],
+    spec: ContentSpec | proto.IMessage,
+    id = newMessageId(),
+  ): Promise<OutgoingMessage> {
+    const message = 'kind' in spec ? contentOf(spec as ContentSpec) : spec
+    this.sentMessages.set(id, message)
+    const mediatype = mediaTypeOf(message)
+    const { skmsg, devices } = await this.primary.encryptForGroup(group, to, message)
+    return {
+      id,
+      message,
+      type: stanzaTypeOf(message),
+      encs: devices.map(({ jid, enc }) => ({ to: jid, enc })),
+      recipients: to.map((c) => c.jid),
+      group: { jid: group, skmsg: { ...skmsg, ...(mediatype ? { mediatype } : {}) } },
+    }
+  }
+
+  /**
+   * The stanzas the server delivers for a message this customer sent: one per companion device.
+   * `lid` addressing names the customer by LID with its number in `sender_pn`/`participant_pn`;
+   * `pn` (the default) names it by number with its LID in `sender_lid`/`participant_lid`.
+   */
+  stanzasFor(
+    out: OutgoingMessage,
+    options: { t: number; addressing?: 'pn' | 'lid'; offline?: boolean },
+  ): { to: string; node: BinaryNode }[] {
+    const lid = options.addressing === 'lid'
+    const author = lid ? this.lidUserJid : this.phoneUserJid
+    return out.recipients.map((to) => {
+      const own = out.encs.filter((e) => e.to === to).map((e) => e.enc)
+      const enc = out.group ? [...own, out.group.skmsg] : own
+      const node = inboundMessageNode({
+        id: out.id,
+        from: out.group ? out.group.jid : author,
+        ...(out.group ? { participant: author } : {}),
+        t: options.t,
+        type: out.type,
+        enc,
+        addressingMode: lid ? 'lid' : 'pn',
+        senderAlt: lid ? this.phoneUserJid : this.lidUserJid,
+        notify: this.name,
+        ...(options.offline ? { offline: true } : {}),
+      })
+      return { to, node }
+    })
   }
 
   /**
@@ -155,6 +213,7 @@ export class SimulatedCustomer {
       message,
       type: stanzaTypeOf(message),
       encs: [{ to: companionJid, enc: { ...enc, count, ...(mediatype ? { mediatype } : {}) } }],
+      recipients: [companionJid],
     }
   }
 
