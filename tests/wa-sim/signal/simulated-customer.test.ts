@@ -289,3 +289,21 @@ describe('the stanzas for what a customer sent', () => {
     expect((await companionReads(companion, two!.node)).message?.conversation).toBe('g2')
   })
 })
+
+describe("a customer's receipts", () => {
+  test('delivery and read receipts name the customer as the chat does; a retry carries keys from the second try', async () => {
+    const gil = new SimulatedCustomer({ phone: '5511999990056', lid: '300000000000056', devices: [0, 4] })
+    const delivered = await throughTheWire(gil.receipt(['OUT1', 'OUT2'], { t: 5 }))
+    expect(delivered.attrs).toEqual({ id: 'OUT1', from: gil.phoneUserJid, t: '5' })
+    const read = await throughTheWire(
+      gil.receipt(['OUT1'], { t: 6, type: 'read', addressing: 'lid', device: gil.devices[1] }),
+    )
+    expect(read.attrs).toMatchObject({ from: '300000000000056:4@lid', type: 'read' })
+
+    const { extractE2ESessionFromRetryReceipt } = await import('@whiskeysockets/baileys')
+    const firstTry = await throughTheWire(gil.retryReceipt({ id: 'OUT1', t: 7, messageT: 4, count: 1 }))
+    expect(extractE2ESessionFromRetryReceipt(firstTry)).toBeNull()
+    const secondTry = await throughTheWire(gil.retryReceipt({ id: 'OUT1', t: 8, messageT: 4, count: 2 }))
+    expect(extractE2ESessionFromRetryReceipt(secondTry)?.registrationId).toBe(gil.primary.registrationId)
+  })
+})

@@ -15,7 +15,14 @@ import {
   type ReceivedDescription,
   stanzaTypeOf,
 } from './message-content.ts'
-import { type EncPart, inboundMessageNode, type OutboundMessage } from './message-stanzas.ts'
+import {
+  type EncPart,
+  inboundMessageNode,
+  type OutboundMessage,
+  type ReceiptSpec,
+  receiptNode,
+  retryReceiptNode,
+} from './message-stanzas.ts'
 import type { CompanionPreKeys, PreKeyBundle } from './prekey-bundle.ts'
 import type { UsyncAccount } from './usync.ts'
 
@@ -191,6 +198,52 @@ export class SimulatedCustomer {
         ...(options.offline ? { offline: true } : {}),
       })
       return { to, node }
+    })
+  }
+
+  /** How a device of ours is named on the wire: device 0 as the bare user, others with their number. */
+  private wireJidOf(device: CustomerDevice, addressing: 'pn' | 'lid' = 'pn'): string {
+    const user = addressing === 'lid' ? this.lid : this.phone
+    const server = addressing === 'lid' ? 'lid' : 's.whatsapp.net'
+    return device.device === 0 ? `${user}@${server}` : `${user}:${device.device}@${server}`
+  }
+
+  /**
+   * A delivery (no `type`) or read/played receipt from this customer for messages the companion
+   * sent, from the phone unless a device is given; in the chat's addressing (`pn` by default).
+   */
+  receipt(
+    ids: string[],
+    options: { t: number; type?: ReceiptSpec['type']; addressing?: 'pn' | 'lid'; device?: CustomerDevice },
+  ): BinaryNode {
+    const from = this.wireJidOf(options.device ?? this.primary, options.addressing)
+    return receiptNode({ ids, from, t: options.t, ...(options.type ? { type: options.type } : {}) })
+  }
+
+  /**
+   * The retry receipt a device sends when it cannot decrypt message `id` (`messageT` is that
+   * stanza's `t`). Like WhatsApp clients it carries fresh keys from the second try on, or when
+   * `withKeys` says so (the device lost its session): Baileys then builds a new session from them.
+   */
+  retryReceipt(options: {
+    id: string
+    t: number
+    messageT: number
+    count: number
+    device?: CustomerDevice
+    withKeys?: boolean
+    addressing?: 'pn' | 'lid'
+  }): BinaryNode {
+    const device = options.device ?? this.primary
+    const withKeys = options.withKeys ?? options.count > 1
+    return retryReceiptNode({
+      id: options.id,
+      from: this.wireJidOf(device, options.addressing),
+      t: options.t,
+      count: options.count,
+      messageT: options.messageT,
+      registration: device.registrationBytes(),
+      ...(withKeys ? { keys: device.retryKeysNode() } : {}),
     })
   }
 
