@@ -18,7 +18,7 @@ import { SenderKeyName } from '@whiskeysockets/baileys/lib/Signal/Group/sender-k
 import { type BinaryNode, jidDecode } from '@whiskeysockets/baileys/lib/WABinary/index.js'
 import { type ProtocolAddress, SessionBuilder, SessionCipher } from 'libsignal'
 import { DeviceSignalStore } from './device-store.ts'
-import type { CompanionPreKeys, PreKeyBundle } from './prekey-bundle.ts'
+import type { PreKeyBundle, PreKeySource } from './prekey-bundle.ts'
 import { signalAddressOf } from './signal-address.ts'
 
 /** The `type` attribute of an `<enc>` node. */
@@ -200,7 +200,7 @@ export class CustomerDevice {
    */
   async encryptTo(
     recipient: string,
-    companion: CompanionPreKeys | PreKeyBundle | undefined,
+    companion: PreKeySource | PreKeyBundle | undefined,
     plaintext: Uint8Array,
   ): Promise<EncryptedPayload> {
     const peer = this.addressOf(recipient)
@@ -219,7 +219,7 @@ export class CustomerDevice {
   /** `encryptTo` for a `proto.Message`, padded as WhatsApp pads (`encodeWAMessage`). */
   encryptMessageTo(
     recipient: string,
-    companion: CompanionPreKeys | PreKeyBundle | undefined,
+    companion: PreKeySource | PreKeyBundle | undefined,
     message: proto.IMessage,
   ): Promise<EncryptedPayload> {
     return this.encryptTo(recipient, companion, encodeWAMessage(message))
@@ -277,7 +277,7 @@ export class CustomerDevice {
    */
   async encryptForGroup(
     group: string,
-    recipients: { jid: string; keys?: CompanionPreKeys | PreKeyBundle }[],
+    recipients: { jid: string; keys?: PreKeySource | PreKeyBundle }[],
     message: proto.IMessage,
   ): Promise<{
     skmsg: { type: 'skmsg'; ciphertext: Uint8Array }

@@ -52,8 +52,11 @@ export {
   CompanionPreKeys,
   companionBundleFrom,
   type PreKeyBundle,
+  type PreKeySource,
   type PreKeyUpload,
   parsePreKeyUpload,
+  preKeyBundleOf,
+  storedKeysSource,
 } from './prekey-bundle.ts'
 export {
   type CompanionDevice,

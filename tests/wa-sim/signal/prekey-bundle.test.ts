@@ -4,7 +4,12 @@ import pino from 'pino'
 import { baileysCompanion } from './baileys-companion.ts'
 import { CustomerDevice } from './customer-device.ts'
 import { inboundMessageNode } from './message-stanzas.ts'
-import { companionBundleFrom, parsePreKeyUpload } from './prekey-bundle.ts'
+import {
+  companionBundleFrom,
+  type PreKeyUpload,
+  parsePreKeyUpload,
+  storedKeysSource,
+} from './prekey-bundle.ts'
 import { throughTheWire } from './wire.ts'
 
 describe("the companion's pre-key upload", () => {
@@ -50,6 +55,21 @@ describe("the companion's pre-key upload", () => {
     )
     await decrypt()
     expect(fullMessage.message?.conversation).toBe('sem pre-key')
+  })
+
+  test('a source over keys the core stores spends them there, and follows a replaced object', async () => {
+    const companion = baileysCompanion()
+    let stored: PreKeyUpload = parsePreKeyUpload(await companion.uploadPreKeys(2))
+    const source = storedKeysSource(() => stored)
+    expect(source.takeBundle().preKey?.keyId).toBe(1)
+    expect(stored.preKeys.map((k) => k.keyId)).toEqual([2])
+    const topUp = parsePreKeyUpload(await companion.uploadPreKeys(2))
+    stored = { ...topUp, preKeys: [...stored.preKeys, ...topUp.preKeys] }
+    const customer = new CustomerDevice({ phone: '5511999990021' })
+    const enc = await customer.encryptMessageTo(companion.jid, source, { conversation: 'do core' })
+    expect(stored.preKeys.map((k) => k.keyId)).toEqual([3, 4])
+    const padded = await companion.repository.decryptMessage({ jid: customer.phoneUserJid, ...enc })
+    expect(Buffer.from(padded).toString('utf8')).toContain('do core')
   })
 
   test('anything else is refused', () => {

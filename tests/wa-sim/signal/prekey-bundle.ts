@@ -71,7 +71,7 @@ export function parsePreKeyUpload(iq: BinaryNode): PreKeyUpload {
  * session still opens, as libsignal allows). Later uploads (Baileys tops up when the count is low,
  * and may rotate the signed pre-key) are merged with `add`.
  */
-export class CompanionPreKeys {
+export class CompanionPreKeys implements PreKeySource {
   private upload: PreKeyUpload
   private readonly unused: { keyId: number; publicKey: Uint8Array }[]
 
@@ -107,20 +107,45 @@ export class CompanionPreKeys {
 
   /** The next bundle, spending one one-time pre-key. */
   takeBundle(): PreKeyBundle {
-    const preKey = this.unused.shift()
-    const { signedPreKey } = this.upload
-    return {
-      registrationId: this.upload.registrationId,
-      identityKey: generateSignalPubKey(this.upload.identityKey),
-      signedPreKey: {
-        keyId: signedPreKey.keyId,
-        publicKey: generateSignalPubKey(signedPreKey.publicKey),
-        signature: signedPreKey.signature,
-      },
-      ...(preKey
-        ? { preKey: { keyId: preKey.keyId, publicKey: generateSignalPubKey(preKey.publicKey) } }
-        : {}),
-    }
+    return preKeyBundleOf(this.upload, this.unused.shift())
+  }
+}
+
+/** Anything that hands out a companion's bundle, spending a one-time pre-key each time. */
+export interface PreKeySource {
+  takeBundle(): PreKeyBundle
+}
+
+/** libsignal's bundle from stored keys (32-byte keys as uploaded) and the one-time key handed out, if any. */
+export function preKeyBundleOf(
+  stored: PreKeyUpload,
+  preKey?: { keyId: number; publicKey: Uint8Array },
+): PreKeyBundle {
+  const { signedPreKey } = stored
+  return {
+    registrationId: stored.registrationId,
+    identityKey: generateSignalPubKey(stored.identityKey),
+    signedPreKey: {
+      keyId: signedPreKey.keyId,
+      publicKey: generateSignalPubKey(signedPreKey.publicKey),
+      signature: signedPreKey.signature,
+    },
+    ...(preKey ? { preKey: { keyId: preKey.keyId, publicKey: generateSignalPubKey(preKey.publicKey) } } : {}),
+  }
+}
+
+/**
+ * A source over keys someone else stores (the core's `companion.bundle`, same shape as
+ * `PreKeyUpload`): each bundle takes the first one-time key out of `current().preKeys`, so the
+ * server's count and this source never disagree. `current` is read at each take because an
+ * upload may replace the stored object.
+ */
+export function storedKeysSource(current: () => PreKeyUpload): PreKeySource {
+  return {
+    takeBundle() {
+      const stored = current()
+      return preKeyBundleOf(stored, stored.preKeys.shift())
+    },
   }
 }
 

@@ -23,13 +23,13 @@ import {
   receiptNode,
   retryReceiptNode,
 } from './message-stanzas.ts'
-import type { CompanionPreKeys, PreKeyBundle } from './prekey-bundle.ts'
+import type { PreKeyBundle, PreKeySource } from './prekey-bundle.ts'
 import type { UsyncAccount } from './usync.ts'
 
 /** A companion device the customer writes to, with the keys to open a session if none exists. */
 export interface CompanionDevice {
   jid: string
-  keys?: CompanionPreKeys | PreKeyBundle
+  keys?: PreKeySource | PreKeyBundle
 }
 
 /** One message a customer received, in arrival order. */
