@@ -121,6 +121,8 @@ describe.skipIf(!coreMerged)('customers against a real Baileys socket through th
     devices.push(new CustomerDevice({ phone: number, lid: lidUser, device: 0 }))
     directory.add({ phone: number, lid: lidUser, devices: [0, companion.device] })
     const customer = new SimulatedCustomer({ phone: customerPhone, name: 'Ana' })
+    // The customer's app knows the company by number and by LID: one Signal peer either way.
+    customer.knowPeer(`${number}@s.whatsapp.net`, `${lidUser}@lid`)
     devices.push(...customer.devices)
     directory.add(customer.usyncAccount())
     const upserted = (id: string) =>
@@ -214,5 +216,63 @@ describe.skipIf(!coreMerged)('customers against a real Baileys socket through th
     const again = parseOutboundMessage(await resent)
     expect(again.id).toBe(lost.out.id)
     expect((await customer.receive(again, companion.jid)).entries.map((e) => e.text)).toEqual(['Você viu?'])
+  }, 30_000)
+
+  test('a LID-addressed customer: Baileys keys the chat by LID with the number alongside, and its reply reaches the customer', async () => {
+    const { number, sock, sim, companion, customer, keys, upserted } = await linkedCompany('5511999990102')
+    const hello = await customer.send([{ jid: companion.jid, keys }], { kind: 'text', text: 'por LID' })
+    const got = upserted(hello.id)
+    for (const { node } of customer.stanzasFor(hello, { t: now(), addressing: 'lid' }))
+      sim.sendToCompanion(number, node)
+    const first = await got
+    expect(first.key).toMatchObject({ remoteJid: customer.lidUserJid, remoteJidAlt: customer.phoneUserJid })
+
+    const relayed = nextRelay()
+    await sock.sendMessage(customer.lidUserJid, { text: 'resposta no LID' })
+    const out = parseOutboundMessage(await relayed)
+    expect(out.to).toBe(customer.lidUserJid)
+    const read = await customer.receive(out, companion.lid)
+    expect(read.failures).toEqual([])
+    expect(read.entries.map((e) => e.text)).toEqual(['resposta no LID'])
+  }, 30_000)
+
+  test("reaction, edit and revoke from a customer reach Baileys's reaction and update events", async () => {
+    const { number, sock, sim, companion, customer, keys, upserted } = await linkedCompany('5511999990103')
+    const deliver = async (out: Awaited<ReturnType<typeof customer.send>>) => {
+      for (const { node } of customer.stanzasFor(out, { t: now() })) sim.sendToCompanion(number, node)
+    }
+    const original = await customer.send([{ jid: companion.jid, keys }], { kind: 'text', text: 'pedido 1' })
+    const got = upserted(original.id)
+    await deliver(original)
+    await got
+    const target = { id: original.id, chat: `${number}@s.whatsapp.net`, fromMe: true }
+
+    const reacted = new Promise<{ id?: string | null; text?: string | null }>((resolve) => {
+      sock.ev.on('messages.reaction', (reactions) => {
+        for (const { key, reaction } of reactions) resolve({ id: key.id, text: reaction.text })
+      })
+    })
+    await deliver(await customer.send([{ jid: companion.jid }], { kind: 'reaction', target, emoji: '👍' }))
+    expect(await reacted).toEqual({ id: original.id, text: '👍' })
+
+    const updates: { id?: string | null; edited?: string | null; stub?: number | null }[] = []
+    const twoUpdates = new Promise<void>((resolve) => {
+      sock.ev.on('messages.update', (list) => {
+        for (const { key, update } of list) {
+          if (key.id !== original.id) continue
+          updates.push({
+            id: key.id,
+            edited: update.message?.editedMessage?.message?.conversation ?? null,
+            stub: update.messageStubType ?? null,
+          })
+          if (updates.length === 2) resolve()
+        }
+      })
+    })
+    await deliver(await customer.send([{ jid: companion.jid }], { kind: 'edit', target, text: 'pedido 2' }))
+    await deliver(await customer.send([{ jid: companion.jid }], { kind: 'revoke', target }))
+    await twoUpdates
+    expect(updates[0]?.edited).toBe('pedido 2')
+    expect(updates[1]?.stub).toBe(1) // WebMessageInfo.StubType.REVOKE
   }, 30_000)
 })
