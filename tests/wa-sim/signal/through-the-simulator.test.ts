@@ -275,4 +275,27 @@ describe.skipIf(!coreMerged)('customers against a real Baileys socket through th
     expect(updates[0]?.edited).toBe('pedido 2')
     expect(updates[1]?.stub).toBe(1) // WebMessageInfo.StubType.REVOKE
   }, 30_000)
+
+  test('a customer writes in a group: SKDM + skmsg first, skmsg alone next, both upserted with the participant', async () => {
+    const group = '120363000000000100@g.us'
+    const { number, sim, companion, customer, keys, upserted } = await linkedCompany('5511999990104')
+    const first = await customer.sendToGroup(group, [{ jid: companion.jid, keys }], {
+      kind: 'text',
+      text: 'oi grupo',
+    })
+    const gotFirst = upserted(first.id)
+    for (const { node } of customer.stanzasFor(first, { t: now() })) sim.sendToCompanion(number, node)
+    const one = await gotFirst
+    expect(one.key).toMatchObject({ remoteJid: group, participant: customer.phoneUserJid })
+    expect(one.message?.conversation).toBe('oi grupo')
+
+    const second = await customer.sendToGroup(group, [{ jid: companion.jid }], {
+      kind: 'text',
+      text: 'de novo',
+    })
+    expect(second.encs).toEqual([])
+    const gotSecond = upserted(second.id)
+    for (const { node } of customer.stanzasFor(second, { t: now() })) sim.sendToCompanion(number, node)
+    expect((await gotSecond).message?.conversation).toBe('de novo')
+  }, 30_000)
 })
