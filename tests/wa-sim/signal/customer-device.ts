@@ -207,6 +207,8 @@ export class CustomerDevice {
     if (!this.hasSessionWith(recipient)) {
       if (!companion) throw new Error(`no session with ${recipient} and no pre-keys to open one`)
       const bundle = 'takeBundle' in companion ? companion.takeBundle() : companion
+      // libsignal opens a session without a one-time key (`initOutgoing` checks `device.preKey &&`),
+      // but its .d.ts marks it required.
       await new SessionBuilder(this.store, peer).initOutgoing({
         ...bundle,
         preKey: bundle.preKey as { keyId: number; publicKey: Uint8Array },
