@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { closeDatabase } from '../server/db/statements'
 import { AppError } from '../shared/errors'
 import { OperatorClient, OperatorError } from './operator-client'
 import { canPrompt } from './output'
@@ -64,7 +65,7 @@ async function runInProcess<T>(dataDir: string, name: string, input: Record<stri
     // The same JSON the server would have answered (dates as text, no undefined keys).
     return JSON.parse(JSON.stringify(result ?? null)) as T
   } finally {
-    deps.sqlite.close()
+    closeDatabase(deps.sqlite)
   }
 }
 

@@ -2,6 +2,7 @@ import type { Server } from 'bun'
 import type { Api } from './api-entry'
 import { bootstrap } from './bootstrap'
 import type { Config } from './config'
+import { closeDatabase } from './db/statements'
 import { createDemoCompany, DEMO_COMPANY_NAME } from './demo'
 import { openDataDir } from './deps'
 import { healthResponse } from './health'
@@ -127,7 +128,7 @@ export async function serve(config: Config, options: ServeOptions = {}) {
     log.info('jobs stopped', { jobs: stopped, ...(late.length ? { late } : {}) })
     await server.stop()
     removeOperatorFile(operatorFile, deps.operatorToken)
-    deps.sqlite.close()
+    closeDatabase(deps.sqlite)
     process.exit(0)
   }
   process.on('SIGINT', () => void stop('SIGINT'))

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { LoginThrottle } from '../../server/access/throttle'
 import { bootstrap } from '../../server/bootstrap'
+import { closeDatabase } from '../../server/db/statements'
 import { openDataDir } from '../../server/deps'
 import { silentLogger } from '../../server/logger'
 import { login } from '../../server/modules/auth/service'
@@ -116,6 +117,6 @@ describe('balcao CLI', () => {
       data,
     ])
     expect(short.code).toBe(2)
-    deps.sqlite.close()
+    closeDatabase(deps.sqlite)
   })
 })

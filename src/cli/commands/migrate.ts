@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import { loadConfig } from '../../server/config'
+import { closeDatabase } from '../../server/db/statements'
 import { fail, printResult } from '../output'
 
 export function registerMigrate(program: Command) {
@@ -15,7 +16,7 @@ export function registerMigrate(program: Command) {
         const deps = await openDataDir(dataDir, { log: (await import('../../server/logger')).silentLogger })
         const applied =
           deps.sqlite.query<{ n: number }, []>('SELECT count(*) AS n FROM __drizzle_migrations').get()?.n ?? 0
-        deps.sqlite.close()
+        closeDatabase(deps.sqlite)
         await printResult(
           options,
           { dataDir, migrations: applied },

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { LoginThrottle } from '../../server/access/throttle'
 import { bootstrap } from '../../server/bootstrap'
+import { closeDatabase } from '../../server/db/statements'
 import { openDataDir } from '../../server/deps'
 import { silentLogger } from '../../server/logger'
 import { login } from '../../server/modules/auth/service'
@@ -59,7 +60,7 @@ async function platformFolder() {
   dirs.push(data)
   const deps = await openDataDir(data, { log: silentLogger })
   await bootstrap(deps, { email: ROOT, password: ROOT_PASSWORD })
-  deps.sqlite.close()
+  closeDatabase(deps.sqlite)
   return data
 }
 
@@ -72,7 +73,7 @@ async function signIn(data: string, email: string, password: string) {
   } catch (err) {
     return (err as { code: string }).code
   } finally {
-    deps.sqlite.close()
+    closeDatabase(deps.sqlite)
   }
 }
 
@@ -364,7 +365,7 @@ describe('operator commands on the database (no server running)', () => {
       .values({ companyId: 1, name: 'Loja', token: 'tok-ops', createdAt: now, updatedAt: now })
       .returning()
       .get()
-    deps.sqlite.close()
+    closeDatabase(deps.sqlite)
     const restart = await balcao(['connection', 'restart', String(row.id), ...d, '--json'])
     // Seen once under CI load: exit 1 instead of 6. Say what the process printed if it happens again.
     if (restart.code !== 6) console.error('connection restart:', restart.code, restart.stdout, restart.stderr)

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bootstrap } from '../../server/bootstrap'
+import { closeDatabase } from '../../server/db/statements'
 import { openDataDir } from '../../server/deps'
 import { silentLogger } from '../../server/logger'
 import { signUp } from '../../server/modules/signup/service'
@@ -79,7 +80,7 @@ describe('balcao signup-code create', () => {
     await expect(
       signUp(deps, { ...input, email: 'c@padaria.test', companyName: 'Terceira', code: bound.json.code }),
     ).rejects.toMatchObject({ code: 'ERR_SIGNUP_INVALID_CODE' })
-    deps.sqlite.close()
+    closeDatabase(deps.sqlite)
   })
 
   test('a malformed phone exits with the validation code and a JSON error', async () => {

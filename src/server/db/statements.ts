@@ -25,3 +25,14 @@ export function stmt<R = unknown, P extends SQLQueryBindings[] = SQLQueryBinding
   }
   return statement as Statement<R, P>
 }
+
+/**
+ * Closes the connection now. bun:sqlite's `close()` leaves a connection whose statements are still alive open
+ * until the garbage collector frees them, and another process opening the file meanwhile may wait on it: the
+ * kept statements are finalized first.
+ */
+export function closeDatabase(sqlite: Database) {
+  for (const statement of statements.get(sqlite)?.values() ?? []) statement.finalize()
+  statements.delete(sqlite)
+  sqlite.close()
+}

@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { bootstrap } from '../../bootstrap'
 import { connectionRowById } from '../../channels/connection-row'
 import type { SandboxNetwork } from '../../channels/sandbox'
+import { closeDatabase } from '../../db/statements'
 import { openDataDir } from '../../deps'
 import { silentLogger } from '../../logger'
 import { startInbound } from './index'
@@ -104,5 +105,5 @@ console.log(
 )
 inbound.stop()
 await deps.channels.stopAll()
-deps.sqlite.close()
+closeDatabase(deps.sqlite)
 rmSync(dir, { recursive: true, force: true })
