@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { parseWaSimulatorUrl, WA_SIMULATOR_ENV, type WaSimulator } from './channels/baileys/simulator'
 
 export type Config = {
   port: number
@@ -11,6 +12,8 @@ export type Config = {
   webDir?: string
   /** Daily backups kept in `<data>/backups` (0: none). */
   backupKeep: number
+  /** `--wa-simulator ws://127.0.0.1:P`: WhatsApp sessions connect to the simulator (tests/wa-sim) and trust it. */
+  waSimulator?: WaSimulator
 }
 
 export type ServeFlags = {
@@ -19,6 +22,7 @@ export type ServeFlags = {
   data?: string
   sandbox?: boolean
   backupKeep?: string
+  waSimulator?: string
 }
 
 function envFlag(value: string | undefined) {
@@ -39,7 +43,9 @@ export function loadConfig(
   const port = Number(flags.port ?? env.PORT ?? 8080)
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`invalid port: ${flags.port ?? env.PORT}`)
+  const simulator = flags.waSimulator ?? env[WA_SIMULATOR_ENV]
   return {
+    ...(simulator ? { waSimulator: parseWaSimulatorUrl(simulator) } : {}),
     port,
     host: flags.host ?? env.HOST ?? '127.0.0.1',
     dataDir: resolve(flags.data ?? env.BALCAO_DATA_DIR ?? './data'),

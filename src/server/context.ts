@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { AppError } from '../shared/errors'
+import type { WaSimulator } from './channels/baileys/simulator'
 import type { ChannelManager } from './channels/manager'
 import type { SandboxNetwork } from './channels/sandbox'
 import type { Clock } from './clock'
@@ -24,6 +25,8 @@ export type Deps = {
   sandbox: boolean
   /** The simulated WhatsApp network, when the server runs with --sandbox. */
   sandboxNetwork: SandboxNetwork | null
+  /** The WhatsApp simulator real sessions connect to (`--wa-simulator`); absent or null normally. */
+  waSimulator?: WaSimulator | null
   /** The messaging sessions of every connection. */
   channels: ChannelManager
   /** The background jobs (jobs/registry.ts): the sender, the runners, the sweeps; serve.ts starts and stops them. */

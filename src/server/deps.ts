@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import pkg from '../../package.json'
+import type { WaSimulator } from './channels/baileys/simulator'
 import { ChannelManager } from './channels/manager'
 import { type Clock, systemClock } from './clock'
 import type { Deps } from './context'
@@ -17,7 +18,14 @@ export const VERSION: string = pkg.version
 /** Opens the data folder (creating it), migrates the database and assembles the deps. */
 export async function openDataDir(
   dataDir: string,
-  options: { sandbox?: boolean; clock?: Clock; log?: Logger; trustProxy?: boolean | number } = {},
+  options: {
+    sandbox?: boolean
+    clock?: Clock
+    log?: Logger
+    trustProxy?: boolean | number
+    /** Baileys sessions connect to this simulator (serve.ts has made the process trust it first). */
+    waSimulator?: WaSimulator
+  } = {},
 ): Promise<Deps> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   mkdirSync(join(dataDir, 'media'), { recursive: true })
@@ -43,9 +51,10 @@ export async function openDataDir(
     sandbox: options.sandbox ?? false,
     trustProxy: options.trustProxy ?? proxyHops(process.env.BALCAO_TRUST_PROXY),
     sandboxNetwork,
+    waSimulator: options.waSimulator ?? null,
     channels: new ChannelManager({ db, hub, clock, log }, () =>
       import('./channels/providers').then((m) =>
-        m.buildProviders({ db, sqlite, clock, log }, sandboxNetwork),
+        m.buildProviders({ db, sqlite, clock, log }, sandboxNetwork, options.waSimulator ?? null),
       ),
     ),
     jobs: createJobs({ clock, log }),

@@ -24,8 +24,14 @@ function isHealthCheck(req: Request) {
 }
 
 export async function serve(config: Config, options: ServeOptions = {}) {
-  const deps = await openDataDir(config.dataDir, { sandbox: config.sandbox })
+  const deps = await openDataDir(config.dataDir, {
+    sandbox: config.sandbox,
+    ...(config.waSimulator ? { waSimulator: config.waSimulator } : {}),
+  })
   const { log } = deps
+  // Before any session starts: only this process trusts the simulator's key and routes WhatsApp's hosts to it.
+  if (config.waSimulator)
+    await (await import('./channels/baileys/simulator')).connectToWaSimulator(config.waSimulator, log)
   // No socket survives a restart (or a crash): nobody is online until their browser connects again.
   deps.sqlite.run('UPDATE users SET online = 0 WHERE online = 1')
   const first = await bootstrap(deps, { email: config.adminEmail, password: config.adminPassword })

@@ -10,6 +10,10 @@ export function registerServe(program: Command) {
     .option('-d, --data <dir>', 'data folder (env BALCAO_DATA_DIR, default ./data)')
     .option('--sandbox', 'enable the simulated WhatsApp network (env BALCAO_SANDBOX=1)')
     .option(
+      '--wa-simulator <url>',
+      'connect WhatsApp sessions to the simulator at ws://127.0.0.1:<port> and trust its key (env BALCAO_WA_SIMULATOR; development and tests)',
+    )
+    .option(
       '--backup-keep <n>',
       'keep the last N daily backups in <data>/backups (env BALCAO_BACKUP_KEEP; default none)',
     )
@@ -20,6 +24,7 @@ export function registerServe(program: Command) {
         data?: string
         sandbox?: boolean
         backupKeep?: string
+        waSimulator?: string
       }) => {
         const { serve } = await import('../../server/serve')
         try {

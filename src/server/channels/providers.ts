@@ -1,17 +1,27 @@
 import type { Database } from 'bun:sqlite'
+import { DEFAULT_CONNECTION_CONFIG } from '@whiskeysockets/baileys'
 import type { Clock } from '../clock'
 import type { DB } from '../db/client'
 import type { Logger } from '../logger'
 import { createBaileysProvider } from './baileys/provider'
 import type { MessageStore } from './baileys/session'
+import type { WaSimulator } from './baileys/simulator'
 import { baileysWebSocketPatched, configuredWebSocketImpl } from './baileys/ws-impl'
 import { createSandboxProvider, type SandboxNetwork } from './sandbox'
 import type { ChannelProvider } from './types'
 
 type Base = { db: DB; sqlite: Database; clock: Clock; log: Logger }
 
-/** The providers a server offers: real WhatsApp (Baileys) always; the sandbox when started with --sandbox. */
-export function buildProviders(base: Base, sandboxNetwork: SandboxNetwork | null) {
+/**
+ * The providers a server offers: real WhatsApp (Baileys) always; the sandbox when started with --sandbox. With
+ * --wa-simulator the same Baileys provider connects to the simulator, on Baileys's bundled WA Web version (the
+ * simulator is not on the internet to ask for a newer one).
+ */
+export function buildProviders(
+  base: Base,
+  sandboxNetwork: SandboxNetwork | null,
+  waSimulator: WaSimulator | null = null,
+) {
   if (configuredWebSocketImpl() === 'npm' && !baileysWebSocketPatched()) {
     base.log.warn(
       "WhatsApp sessions will use Bun's built-in WebSocket: the npm one could not be loaded (run from the project folder or the built executable)",
@@ -23,6 +33,9 @@ export function buildProviders(base: Base, sandboxNetwork: SandboxNetwork | null
       clock: base.clock,
       db: { db: base.db, sqlite: base.sqlite, clock: base.clock },
       messageStore: storedMessages(base.sqlite),
+      ...(waSimulator
+        ? { waWebSocketUrl: waSimulator.url, fetchVersion: null, version: DEFAULT_CONNECTION_CONFIG.version }
+        : {}),
     }),
   }
   if (sandboxNetwork) providers.sandbox = createSandboxProvider(sandboxNetwork)

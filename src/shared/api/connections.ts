@@ -11,6 +11,8 @@ export type WhatsappDto = {
   name: string
   companyId: number
   provider: 'beta' | 'sandbox'
+  /** A Baileys connection of a server started against the WhatsApp simulator (`--wa-simulator`): not WhatsApp. */
+  simulated?: true
   channel: string
   status: ConnectionStatus
   /** Why it is not connected (see CONNECTION_STATUS_REASONS); null when nothing went wrong. */

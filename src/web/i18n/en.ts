@@ -313,6 +313,7 @@ export const en: Resources = {
     lastUpdate: 'Last update',
     default: 'Default',
     sandbox: 'Sandbox',
+    simulated: 'Simulator',
     retries_one: '{{count}} retry',
     retries_other: '{{count}} retries',
     badge: 'Some connections are not connected',

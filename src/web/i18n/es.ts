@@ -322,6 +322,7 @@ export const es: Resources = {
     lastUpdate: 'Última actualización',
     default: 'Predeterminada',
     sandbox: 'Sandbox',
+    simulated: 'Simulador',
     retries_one: '{{count}} intento',
     retries_other: '{{count}} intentos',
     badge: 'Hay conexiones que no están conectadas',

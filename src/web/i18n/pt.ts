@@ -319,6 +319,7 @@ export const pt = {
     lastUpdate: 'Última atualização',
     default: 'Padrão',
     sandbox: 'Sandbox',
+    simulated: 'Simulador',
     retries_one: '{{count}} tentativa',
     retries_other: '{{count}} tentativas',
     badge: 'Há conexões que não estão conectadas',

@@ -30,6 +30,10 @@ export type BaileysProviderOptions = {
   ) => Promise<Uint8Array>
   browser?: BaileysSessionOptions['browser']
   random?: () => number
+  /** The WA Web version sessions start with (default Baileys's bundled one). */
+  version?: WAVersion
+  /** Where sockets connect (the simulator's URL with --wa-simulator; default WhatsApp). */
+  waWebSocketUrl?: string
 }
 
 /** A fetch of the WA Web version shared by every session, at most once per `ttlMs`, never throwing. */
@@ -81,6 +85,8 @@ export function createBaileysProvider(options: BaileysProviderOptions): ChannelP
     if (options.downloadMedia) sessionOptions.downloadMedia = options.downloadMedia
     if (options.browser) sessionOptions.browser = options.browser
     if (options.random) sessionOptions.random = options.random
+    if (options.version) sessionOptions.version = options.version
+    if (options.waWebSocketUrl) sessionOptions.waWebSocketUrl = options.waWebSocketUrl
     return new BaileysChannelSession(sessionOptions)
   }
 }

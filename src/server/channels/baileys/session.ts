@@ -78,6 +78,8 @@ export type BaileysSessionOptions = {
   /** Shared across reconnects (and sessions). Default: one bounded cache per session. */
   msgRetryCounterCache?: CacheStore
   browser?: WABrowserDescription
+  /** Where the socket connects: WhatsApp's default, or the simulator's (`--wa-simulator`). */
+  waWebSocketUrl?: string
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number
 }
@@ -282,6 +284,7 @@ export class BaileysChannelSession implements ChannelSession {
       msgRetryCounterCache: this.retryCache,
     }
     if (this.options.browser) config.browser = this.options.browser
+    if (this.options.waWebSocketUrl) config.waWebSocketUrl = this.options.waWebSocketUrl
     let sock: SocketLike
     try {
       sock = this.socketFactory(config)

@@ -44,10 +44,12 @@ export function toConnectionDto(
   row: WhatsappRow,
   queueRefs: WhatsappDto['queues'],
   admin: boolean,
+  simulated = false,
 ): WhatsappDto {
   const { createdAt, updatedAt, token, qrcode, pairingCode, schedules, ...rest } = row
   return {
     ...rest,
+    ...(simulated ? { simulated: true as const } : {}),
     schedules: effectiveSchedules(schedules),
     token: admin ? token : null,
     qrcode: admin ? qrcode : '',
@@ -69,8 +71,18 @@ export function getConnectionRowInCompany(db: DB, companyId: number, connectionI
   return row
 }
 
+/** Real-WhatsApp connections of a server running against the simulator talk to the simulator, not WhatsApp. */
+function simulated(ctx: Ctx, row: WhatsappRow) {
+  return !!ctx.waSimulator && row.provider === 'beta'
+}
+
 export function connectionDto(ctx: Ctx, row: WhatsappRow) {
-  return toConnectionDto(row, queuesOf(ctx.db, [row.id]).get(row.id) ?? [], isAdminActor(ctx.actor))
+  return toConnectionDto(
+    row,
+    queuesOf(ctx.db, [row.id]).get(row.id) ?? [],
+    isAdminActor(ctx.actor),
+    simulated(ctx, row),
+  )
 }
 
 export function listConnections(ctx: Ctx): WhatsappDto[] {
@@ -84,7 +96,7 @@ export function listConnections(ctx: Ctx): WhatsappDto[] {
     ctx.db,
     rows.map((r) => r.id),
   )
-  return rows.map((r) => toConnectionDto(r, refs.get(r.id) ?? [], isAdminActor(ctx.actor)))
+  return rows.map((r) => toConnectionDto(r, refs.get(r.id) ?? [], isAdminActor(ctx.actor), simulated(ctx, r)))
 }
 
 export function getConnection(ctx: Ctx, connectionId: number): WhatsappDto {
@@ -159,7 +171,12 @@ function setQueues(tx: DB, connectionId: number, queueIds: number[]) {
 }
 
 function publish(ctx: Ctx, events: EventBuffer, row: WhatsappRow, action: 'create' | 'update') {
-  const whatsapp = toConnectionDto(row, queuesOf(ctx.db, [row.id]).get(row.id) ?? [], true)
+  const whatsapp = toConnectionDto(
+    row,
+    queuesOf(ctx.db, [row.id]).get(row.id) ?? [],
+    true,
+    simulated(ctx, row),
+  )
   events.publish(rooms.admins(row.companyId), channel(row.companyId, 'whatsapp'), { action, whatsapp })
 }
 

@@ -49,6 +49,21 @@ describe('ConnectionsPage', () => {
     resetHealth()
   })
 
+  test('a connection of a server running against the WhatsApp simulator carries a Simulador badge', async () => {
+    mockFetch({
+      'GET /api/whatsapp': () => ({
+        body: [
+          makeConnection({ id: 1, name: 'Real', status: 'CONNECTED' }),
+          makeConnection({ id: 2, name: 'Simulada', status: 'qrcode', number: null, simulated: true }),
+        ],
+      }),
+    })
+    renderAt('/connections')
+    await screen.findByText('Simulada')
+    expect(within(rowOf('Simulada')).getByText('Simulador')).toBeInTheDocument()
+    expect(within(rowOf('Real')).queryByText('Simulador')).toBeNull()
+  })
+
   test('each status shows its pill and the buttons the spec gives it', async () => {
     mockFetch({ 'GET /api/whatsapp': () => ({ body: rows }) })
     renderAt('/connections')

@@ -110,8 +110,13 @@ export function ConnectionsPage() {
   )
   const closeQr = useCallback(() => setQrFor(null), [])
 
+  // A sandbox connection, or a real one of a server started against the WhatsApp simulator: neither is WhatsApp.
   const sandboxChip = (c: WhatsappDto) =>
-    c.provider === 'sandbox' ? <Badge tone="brand">{t('connections.sandbox')}</Badge> : null
+    c.provider === 'sandbox' ? (
+      <Badge tone="brand">{t('connections.sandbox')}</Badge>
+    ) : c.simulated ? (
+      <Badge tone="warning">{t('connections.simulated')}</Badge>
+    ) : null
   const number = (c: WhatsappDto) =>
     c.status === 'CONNECTED' && c.number ? <span className="tnum">{formatNumber(c.number)}</span> : null
 
@@ -120,7 +125,7 @@ export function ConnectionsPage() {
       <div className="truncate font-medium text-fg" title={c.name}>
         {c.name}
       </div>
-      {(c.provider === 'sandbox' || number(c)) && (
+      {(c.provider === 'sandbox' || c.simulated || number(c)) && (
         <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-muted text-xs">
           {sandboxChip(c)}
           {number(c)}
