@@ -1,0 +1,87 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import type { WAMessage } from '@whiskeysockets/baileys'
+import { within } from './baileys-client'
+import { makeHarness } from './harness'
+import { type RunningSimulator, startSimulator } from './start'
+import { distrustSimulator, trustSimulator } from './trust'
+
+let simulator: RunningSimulator
+const { control, newPhone, pairAndLogin, endClients } = makeHarness(() => simulator)
+
+beforeAll(async () => {
+  simulator = await startSimulator()
+  trustSimulator(simulator.root)
+})
+afterEach(endClients)
+afterAll(async () => {
+  distrustSimulator()
+  await simulator.stop()
+})
+
+/** Resolves with the first upserted message that matches. */
+type Sock = Awaited<ReturnType<ReturnType<typeof makeHarness>['pairAndLogin']>>['sock']
+const nextUpsert = (sock: Sock, match: (message: WAMessage) => boolean) =>
+  new Promise<{ message: WAMessage; type: string }>((resolve) => {
+    sock.ev.on('messages.upsert', ({ messages, type }) => {
+      const found = messages.find(match)
+      if (found) resolve({ message: found, type })
+    })
+  })
+
+type Received = { id: string; kind: string; text?: string; quotedId?: string }
+
+/** Tracks what Baileys learns was delivered (status 3 or more, as an update or folded into its own upsert). */
+const deliveries = (sock: Sock) => {
+  const seen = new Set<string>()
+  const waiters = new Map<string, () => void>()
+  const mark = (id: string | null | undefined, status: number | null | undefined) => {
+    if (!id || (status ?? 0) < 3) return
+    seen.add(id)
+    waiters.get(id)?.()
+  }
+  sock.ev.on('messages.update', (updates) => {
+    for (const { key, update } of updates) mark(key.id, update.status)
+  })
+  sock.ev.on('messages.upsert', ({ messages }) => {
+    for (const message of messages) mark(message.key.id, message.status)
+  })
+  return (id: string) =>
+    seen.has(id) ? Promise.resolve() : new Promise<void>((resolve) => waiters.set(id, resolve))
+}
+
+describe('customers', () => {
+  test('a text round trip with the real socket: customer -> messages.upsert, sendMessage -> received', async () => {
+    const phone = await newPhone({ refresh: false })
+    const company = await pairAndLogin(phone)
+    const customerNumber = '5511987650001'
+    const created = await control<{ jid: string; lid: string }>('/control/customers', {
+      number: customerNumber,
+      name: 'Maria',
+    })
+    expect(created.status).toBe(200)
+
+    const upserted = nextUpsert(company.sock, (message) => message.message?.conversation === 'Olá, tudo bem?')
+    const sent = await control<{ id: string }>(`/control/customers/${customerNumber}/send`, {
+      to: phone,
+      text: 'Olá, tudo bem?',
+    })
+    expect(sent.status).toBe(200)
+    const { message, type } = await within(upserted, 5_000, 'messages.upsert')
+    expect(type).toBe('notify')
+    expect(message.key.id).toBe(sent.json.id)
+    expect(message.key.fromMe).toBe(false)
+    expect(message.pushName).toBe('Maria')
+
+    const delivered = deliveries(company.sock)
+    const reply = await company.sock.sendMessage(`${customerNumber}@s.whatsapp.net`, {
+      text: 'Tudo ótimo, e você?',
+    })
+    // sendMessage resolves once the stanza is written; the customer's device decrypts it when the
+    // server reads it, before the server's ack: wait for that ack's effect, the delivery receipt.
+    await within(delivered(reply?.key.id ?? ''), 5_000, 'delivery receipt')
+    const received = (await control<Received[]>(`/control/customers/${customerNumber}/received`)).json
+    expect(received).toEqual([
+      expect.objectContaining({ id: reply?.key.id, kind: 'text', text: 'Tudo ótimo, e você?' }),
+    ])
+  })
+})
