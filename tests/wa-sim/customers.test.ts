@@ -1,19 +1,25 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import type { WAMessage } from '@whiskeysockets/baileys'
-import { within } from './baileys-client'
+import { downloadMediaMessage, type WAMessage } from '@whiskeysockets/baileys'
+import { installSimulatorFetch, parseWaSimulatorUrl } from '../../src/server/channels/baileys/simulator'
+import { silentLogger, within } from './baileys-client'
 import { makeHarness } from './harness'
+import { decryptMessageMedia } from './media/index.ts'
 import { type RunningSimulator, startSimulator } from './start'
 import { distrustSimulator, trustSimulator } from './trust'
 
 let simulator: RunningSimulator
 const { control, newPhone, pairAndLogin, endClients } = makeHarness(() => simulator)
 
+let restoreFetch: () => void = () => {}
 beforeAll(async () => {
   simulator = await startSimulator()
   trustSimulator(simulator.root)
+  // As `serve --wa-simulator` does: Baileys's https media URLs reach the simulator's port.
+  restoreFetch = installSimulatorFetch(parseWaSimulatorUrl(simulator.wsUrl))
 })
 afterEach(endClients)
 afterAll(async () => {
+  restoreFetch()
   distrustSimulator()
   await simulator.stop()
 })
@@ -83,5 +89,55 @@ describe('customers', () => {
     expect(received).toEqual([
       expect.objectContaining({ id: reply?.key.id, kind: 'text', text: 'Tudo ótimo, e você?' }),
     ])
+  })
+
+  test('media both ways: a customer voice note Baileys downloads, an image Baileys uploads the customer decrypts', async () => {
+    const phone = await newPhone({ refresh: false })
+    const company = await pairAndLogin(phone)
+    const customerNumber = '5511987650002'
+    await control('/control/customers', { number: customerNumber, name: 'João' })
+
+    const voice = Buffer.from('OggS fake opus voice note bytes '.repeat(40))
+    const upserted = nextUpsert(company.sock, (message) => !!message.message?.audioMessage)
+    const sent = await control<{ id: string }>(`/control/customers/${customerNumber}/send`, {
+      to: phone,
+      media: {
+        kind: 'ptt',
+        mimetype: 'audio/ogg; codecs=opus',
+        dataBase64: voice.toString('base64'),
+        seconds: 3,
+      },
+    })
+    expect(sent.status).toBe(200)
+    const { message } = await within(upserted, 5_000, 'voice note upsert')
+    expect(message.message?.audioMessage).toMatchObject({ ptt: true, mimetype: 'audio/ogg; codecs=opus' })
+    const downloaded = await downloadMediaMessage(
+      message,
+      'buffer',
+      {},
+      { logger: silentLogger, reuploadRequest: async (m) => m },
+    )
+    expect(Buffer.from(downloaded).equals(voice)).toBe(true)
+
+    const picture = Buffer.from('\x89PNG fake image bytes '.repeat(64))
+    const delivered = deliveries(company.sock)
+    const reply = await company.sock.sendMessage(`${customerNumber}@s.whatsapp.net`, {
+      image: picture,
+      mimetype: 'image/png',
+      caption: 'segue a foto',
+    })
+    await within(delivered(reply?.key.id ?? ''), 5_000, 'delivery receipt')
+    const received = (await control<Received[]>(`/control/customers/${customerNumber}/received`)).json
+    expect(received.at(-1)).toMatchObject({
+      id: reply?.key.id,
+      kind: 'image',
+      text: 'segue a foto',
+      mimetype: 'image/png',
+    })
+    const decrypted = await decryptMessageMedia(
+      simulator.media,
+      simulator.customers.find(customerNumber)?.customer.receivedMessage(reply?.key.id ?? '') ?? {},
+    )
+    expect(decrypted && Buffer.from(decrypted.bytes).equals(picture)).toBe(true)
   })
 })

@@ -13,7 +13,7 @@ import type { Companion } from './phones'
 import type { Simulator } from './server'
 import { CustomerDevice } from './signal/customer-device.ts'
 import { keyFetchResult, parseKeyFetch } from './signal/encrypt-iq.ts'
-import type { ContentSpec, QuoteSpec, TargetRef } from './signal/message-content.ts'
+import type { ContentSpec, MediaKind, QuoteSpec, TargetRef, UploadedMedia } from './signal/message-content.ts'
 import { messageAckNode, parseOutboundMessage } from './signal/message-stanzas.ts'
 import { phoneVariants } from './signal/phone-variants.ts'
 import { storedKeysSource } from './signal/prekey-bundle.ts'
@@ -197,16 +197,51 @@ const text = (value: unknown, what: string): string => {
   return value
 }
 
+/** Uploads a customer's media to the media host: answers the fields its message carries. */
+export type CustomerMediaUpload = (
+  bytes: Uint8Array,
+  kind: MediaKind,
+  mimetype: string,
+) => Promise<UploadedMedia>
+
+const MEDIA_KINDS = new Set(['image', 'video', 'audio', 'ptt', 'document', 'sticker'])
+
 /** What `POST /control/customers/{n}/send` asks for, as a Signal-side content spec. */
-const contentFrom = (
+const contentFrom = async (
   network: CustomerNetwork,
   number: string,
   to: string,
   body: Record<string, unknown>,
-): ContentSpec => {
+  upload: CustomerMediaUpload | undefined,
+): Promise<ContentSpec> => {
   const quote = typeof body.quoteId === 'string' ? network.quote(number, to, body.quoteId) : undefined
   const object = (value: unknown) =>
     value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined
+  const media = object(body.media)
+  if (media) {
+    const requested = text(media.kind, 'media.kind')
+    if (!MEDIA_KINDS.has(requested))
+      throw new ControlError(400, `media.kind is one of ${[...MEDIA_KINDS].join(', ')}`)
+    if (!upload) throw new ControlError(501, 'this simulator has no media host')
+    const ptt = requested === 'ptt' || media.ptt === true
+    const kind = (requested === 'ptt' ? 'audio' : requested) as MediaKind
+    const mimetype = text(media.mimetype, 'media.mimetype')
+    const uploaded = await upload(
+      Buffer.from(text(media.dataBase64, 'media.dataBase64'), 'base64'),
+      kind,
+      mimetype,
+    )
+    return {
+      kind,
+      media: uploaded,
+      ...(typeof media.caption === 'string' ? { caption: media.caption } : {}),
+      ...(typeof media.fileName === 'string' ? { fileName: media.fileName } : {}),
+      ...(typeof media.seconds === 'number' ? { seconds: media.seconds } : {}),
+      ...(ptt ? { ptt } : {}),
+      ...(body.viewOnce === true ? { viewOnce: true } : {}),
+      ...(quote ? { quote } : {}),
+    }
+  }
   const reaction = object(body.reaction)
   if (reaction)
     return {
@@ -245,7 +280,7 @@ const contentFrom = (
   return { kind: 'text', text: text(body.text, 'text'), ...(quote ? { quote } : {}) }
 }
 
-export const registerCustomers = (sim: Simulator): CustomerNetwork => {
+export const registerCustomers = (sim: Simulator, upload?: CustomerMediaUpload): CustomerNetwork => {
   const network = new CustomerNetwork(sim)
   sim.iq.on('usync', 'get', ({ node }) => {
     const answer = usyncResultNode(node, network, { t: nowSeconds() })
@@ -278,7 +313,7 @@ export const registerCustomers = (sim: Simulator): CustomerNetwork => {
     const to = digits(body.to)
     if (!to) throw new ControlError(400, 'to is required')
     if (!network.find(number)) throw new ControlError(404, 'no such customer')
-    return { id: await network.send(number, to, contentFrom(network, number, to, body)) }
+    return { id: await network.send(number, to, await contentFrom(network, number, to, body, upload)) }
   })
   sim.routes.on('GET', '/control/customers/:number/received', ({ params }) =>
     network.received(digits(params.number)),

@@ -35,8 +35,10 @@ export const createSimulator = (options: SimulatorOptions = {}) => {
     handleClientPayload(sim, connection, noiseKey, payload)
   registerDefaultIqHandlers(sim)
   registerCoreRoutes(sim)
-  const customers = registerCustomers(sim)
   const media = registerMedia(sim)
+  const customers = registerCustomers(sim, (bytes, kind, mimetype) =>
+    media.uploadForCustomer(bytes, kind, mimetype),
+  )
   return { sim, customers, media }
 }
 
