@@ -140,4 +140,44 @@ describe('customers', () => {
     )
     expect(decrypted && Buffer.from(decrypted.bytes).equals(picture)).toBe(true)
   })
+
+  test('read and retry from the control API: Baileys marks the message READ, and resends it on retry', async () => {
+    const phone = await newPhone({ refresh: false })
+    const sentMessages = new Map<string, WAMessage>()
+    const company = await pairAndLogin(phone, {
+      getMessage: async (key) => sentMessages.get(key.id ?? '')?.message ?? undefined,
+    })
+    const customerNumber = '5511987650003'
+    await control('/control/customers', { number: customerNumber, name: 'Rita' })
+    const relayed: string[] = []
+    const relayWaiters: (() => void)[] = []
+    simulator.sim.onStanzaKind('message', ({ node }) => {
+      relayed.push(node.attrs.id ?? '')
+      for (const waiter of relayWaiters.splice(0)) waiter()
+      return undefined
+    })
+    const delivered = deliveries(company.sock)
+    const reply = await company.sock.sendMessage(`${customerNumber}@s.whatsapp.net`, {
+      text: 'Seu pedido saiu',
+    })
+    if (reply?.key.id) sentMessages.set(reply.key.id, reply)
+    const id = reply?.key.id ?? ''
+    await within(delivered(id), 5_000, 'delivery receipt')
+
+    const read = new Promise<void>((resolve) =>
+      company.sock.ev.on('messages.update', (updates) => {
+        if (updates.some(({ key, update }) => key.id === id && update.status === 4)) resolve()
+      }),
+    )
+    expect((await control(`/control/customers/${customerNumber}/read`, { ids: [id] })).status).toBe(200)
+    await within(read, 5_000, 'read status')
+
+    const resent = new Promise<void>((resolve) => relayWaiters.push(resolve))
+    expect((await control(`/control/customers/${customerNumber}/retry`, { id })).status).toBe(200)
+    await within(resent, 5_000, 'resend')
+    expect(relayed.filter((relayedId) => relayedId === id)).toHaveLength(2)
+    expect((await control(`/control/customers/${customerNumber}/retry`, { id: 'NOT-RECEIVED' })).status).toBe(
+      404,
+    )
+  })
 })

@@ -141,6 +141,37 @@ export class CustomerNetwork implements UsyncDirectory {
     }
   }
 
+  /**
+   * A receipt from the customer's phone for messages a company phone sent it: `read` (blue ticks) or
+   * `retry` (it could not decrypt: Baileys resends). The company phone is the one whose companion
+   * sent the first id.
+   */
+  answer(number: string, ids: string[], kind: 'read' | 'retry'): void {
+    const registered = this.find(number)
+    if (!registered) throw new ControlError(404, 'no such customer')
+    const { customer } = registered
+    const entry = customer.received().find((candidate) => candidate.id === ids[0])
+    const author = entry ? jidDecode(entry.from) : undefined
+    const phone =
+      author?.server === 'lid'
+        ? this.sim.phones.byLidUser(author.user)
+        : this.sim.phones.get(author?.user ?? '')
+    if (!phone) throw new ControlError(404, 'the customer received no such message')
+    const addressing = author?.server === 'lid' ? 'lid' : 'pn'
+    const t = nowSeconds()
+    if (kind === 'read') {
+      this.sim.sendToCompanion(phone.number, customer.receipt(ids, { t, type: 'read', addressing }))
+      return
+    }
+    for (const id of ids) {
+      const count = (this.retries.get(id) ?? 0) + 1
+      this.retries.set(id, count)
+      this.sim.sendToCompanion(phone.number, customer.retryReceipt({ id, t, messageT: t, count, addressing }))
+    }
+  }
+
+  private readonly retries = new Map<string, number>()
+
   received(number: string): ReceivedEntry[] {
     const registered = this.find(number)
     if (!registered) throw new ControlError(404, 'no such customer')
@@ -314,6 +345,20 @@ export const registerCustomers = (sim: Simulator, upload?: CustomerMediaUpload):
     if (!to) throw new ControlError(400, 'to is required')
     if (!network.find(number)) throw new ControlError(404, 'no such customer')
     return { id: await network.send(number, to, await contentFrom(network, number, to, body, upload)) }
+  })
+  const idsOf = (body: Record<string, unknown>): string[] => {
+    const ids = Array.isArray(body.ids) ? body.ids : typeof body.id === 'string' ? [body.id] : []
+    if (ids.length === 0 || !ids.every((id) => typeof id === 'string'))
+      throw new ControlError(400, 'ids are required')
+    return ids as string[]
+  }
+  sim.routes.on('POST', '/control/customers/:number/read', ({ params, body }) => {
+    network.answer(digits(params.number), idsOf(body), 'read')
+    return { ok: true }
+  })
+  sim.routes.on('POST', '/control/customers/:number/retry', ({ params, body }) => {
+    network.answer(digits(params.number), idsOf(body), 'retry')
+    return { ok: true }
   })
   sim.routes.on('GET', '/control/customers/:number/received', ({ params }) =>
     network.received(digits(params.number)),
