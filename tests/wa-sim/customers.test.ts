@@ -8,7 +8,8 @@ import { type RunningSimulator, startSimulator } from './start'
 import { distrustSimulator, trustSimulator } from './trust'
 
 let simulator: RunningSimulator
-const { control, newPhone, pairAndLogin, endClients } = makeHarness(() => simulator)
+const harness = makeHarness(() => simulator)
+const { control, newPhone, pairAndLogin, endClients } = harness
 
 let restoreFetch: () => void = () => {}
 beforeAll(async () => {
@@ -179,5 +180,39 @@ describe('customers', () => {
     expect((await control(`/control/customers/${customerNumber}/retry`, { id: 'NOT-RECEIVED' })).status).toBe(
       404,
     )
+  })
+
+  test('messages a customer sends while the company is offline arrive in order as append on reconnect', async () => {
+    const phone = await newPhone({ refresh: false })
+    const first = await pairAndLogin(phone)
+    const customerNumber = '5511987650004'
+    await control('/control/customers', { number: customerNumber, name: 'Bia' })
+    await control(`/control/phones/${phone}/offline`, {})
+    expect((await within(first.closed, 5_000, 'offline')).statusCode).toBe(428)
+    const ids: string[] = []
+    for (const text of ['um', 'dois', 'três']) {
+      ids.push(
+        (await control<{ id: string }>(`/control/customers/${customerNumber}/send`, { to: phone, text })).json
+          .id,
+      )
+    }
+    await control(`/control/phones/${phone}/online`, {})
+    const back = harness.client(first.auth)
+    const burst: { id: string; type: string; text: string }[] = []
+    const all = new Promise<void>((resolve) =>
+      back.sock.ev.on('messages.upsert', ({ messages, type }) => {
+        for (const message of messages) {
+          if (message.message?.conversation)
+            burst.push({ id: message.key.id ?? '', type, text: message.message.conversation })
+        }
+        if (burst.length === 3) resolve()
+      }),
+    )
+    await within(all, 5_000, 'offline burst')
+    expect(burst).toEqual([
+      { id: ids[0] ?? '', type: 'append', text: 'um' },
+      { id: ids[1] ?? '', type: 'append', text: 'dois' },
+      { id: ids[2] ?? '', type: 'append', text: 'três' },
+    ])
   })
 })
