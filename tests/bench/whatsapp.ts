@@ -16,7 +16,7 @@
  * Benchmarks print figures; nothing here asserts a timing. Stops what it starts by process id.
  */
 import { Database } from 'bun:sqlite'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -59,6 +59,16 @@ async function freePort() {
   const { port } = server
   await server.stop(true)
   return port
+}
+
+/** Resets the peak resident size (VmHWM) to the current one (Linux >= 4.0); false when not possible. */
+function resetPeak(pid: number) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5')
+    return true
+  } catch {
+    return false
+  }
 }
 
 function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM') {
@@ -338,6 +348,8 @@ try {
 
   // ---- memory per linked session
   const idle = await settledRss(server.pid)
+  // The peak printed at the end is of linking and traffic, not of the start (migrations, first API load).
+  const peakReset = resetPeak(server.pid)
   console.log(`memory (server VmRSS, ${SETTLE_MS / 1000} s after each step)`)
   console.log(`  idle, signed in, no session     ${mb(idle)} MB`)
   summary.push(`idle before linking: ${mb(idle)} MB`)
@@ -479,13 +491,16 @@ try {
   const connections = await api<Connection[] | { whatsapps?: Connection[] }>('GET', '/whatsapp')
   const list = Array.isArray(connections) ? connections : (connections.whatsapps ?? [])
   const connected = list.filter((c) => c.status === 'CONNECTED').length
+  const peak = procStatusMb(server.pid, 'VmHWM')
+  const peakNote = `peak ${mb(peak)} MB ${peakReset ? 'since idle' : 'since start'}`
+  const afterPerSession = (afterBurst - idle) / phones.length
   console.log(
     `\nmemory after traffic: ${mb(afterLive)} MB after the live phase, ${mb(afterBurst)} MB after the burst` +
-      ` (peak ${mb(procStatusMb(server.pid, 'VmHWM'))} MB); ${connected}/${list.length} sessions connected;` +
+      ` → ${mb(afterPerSession)} MB per session (${peakNote}); ${connected}/${list.length} sessions connected;` +
       ` ${db.outbound()} messages sent back (auto-replies)`,
   )
   summary.push(
-    `after traffic: ${mb(afterBurst)} MB (peak ${mb(procStatusMb(server.pid, 'VmHWM'))} MB); ${connected}/${list.length} connected`,
+    `after traffic: ${mb(afterBurst)} MB, ${mb(afterPerSession)} MB per session (${peakNote}); ${connected}/${list.length} connected`,
   )
   db.close()
   summary.push(`load average at the end: ${load()} on ${navigator.hardwareConcurrency} cores`)
