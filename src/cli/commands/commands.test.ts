@@ -118,5 +118,5 @@ describe('balcao CLI', () => {
     ])
     expect(short.code).toBe(2)
     closeDatabase(deps.sqlite)
-  })
+  }, 30_000)
 })

@@ -402,7 +402,8 @@ describe('operator commands through a running server', () => {
       stdout: 'ignore',
       stderr: 'ignore',
     })
-    for (let i = 0; i < 200; i++) {
+    // A loaded machine (CI beside other work) may take a while to compile and start the server from sources.
+    for (let i = 0; i < 600; i++) {
       const up = await fetch(`${url}/api/health`).then(
         (r) => r.ok,
         () => false,
@@ -411,7 +412,7 @@ describe('operator commands through a running server', () => {
       await Bun.sleep(100)
     }
     throw new Error('the server did not start')
-  }, 30_000)
+  }, 90_000)
 
   afterAll(async () => {
     server?.kill()

@@ -81,7 +81,7 @@ describe('balcao signup-code create', () => {
       signUp(deps, { ...input, email: 'c@padaria.test', companyName: 'Terceira', code: bound.json.code }),
     ).rejects.toMatchObject({ code: 'ERR_SIGNUP_INVALID_CODE' })
     closeDatabase(deps.sqlite)
-  })
+  }, 30_000)
 
   test('a malformed phone exits with the validation code and a JSON error', async () => {
     const data = mkdtempSync(join(tmpdir(), 'balcao-cli-'))

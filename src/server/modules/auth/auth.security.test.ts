@@ -78,7 +78,7 @@ describe('sign-in throttling per account, across addresses', () => {
     // From a new address, the block lasts the short account window only.
     h.clock.advance(5 * MINUTE + 1)
     expect((await loginFrom(h, '203.0.113.12', h.a.admin, PASSWORD)).status).toBe(200)
-  })
+  }, 30_000)
 
   test('unknown e-mails are counted alike, so throttling does not tell which accounts exist', async () => {
     const h = await createHarness()
