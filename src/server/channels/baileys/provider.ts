@@ -9,6 +9,7 @@ import type { Logger } from '../../logger'
 import type { ChannelProvider } from '../types'
 import { type AuthStoreDeps, createSqliteAuthState } from './auth-store'
 import { BaileysChannelSession, type BaileysSessionOptions } from './session'
+import { verifySignaturesForReal } from './signatures'
 import { type AuthHandle, Lru, type MessageStore, type SocketLike } from './socket'
 
 export type BaileysProviderOptions = {
@@ -98,6 +99,7 @@ async function latestWaWebVersion(): Promise<WAVersion | undefined> {
 }
 
 export function createBaileysProvider(options: BaileysProviderOptions): ChannelProvider {
+  verifySignaturesForReal()
   const retryCache = new Lru(20_000)
   const fetchVersion =
     options.fetchVersion === null
