@@ -78,6 +78,8 @@ export type BalcaoOptions = {
   prefix?: string
   /** The first admin (default ADMIN). */
   admin?: { email: string; password: string }
+  /** Real Baileys sessions connect to the WhatsApp simulator at this `ws://127.0.0.1:P` (`--wa-simulator`). */
+  waSimulator?: string
 }
 
 export type Balcao = {
@@ -100,6 +102,7 @@ export async function startBalcao(options: BalcaoOptions = {}): Promise<Balcao> 
   const url = `http://127.0.0.1:${port}`
   const args = [BINARY, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', data]
   if (options.sandbox) args.push('--sandbox')
+  if (options.waSimulator) args.push('--wa-simulator', options.waSimulator)
   const server = Bun.spawn(args, {
     cwd: data,
     env: { ...process.env, BALCAO_ADMIN_EMAIL: admin.email, BALCAO_ADMIN_PASSWORD: admin.password },
@@ -135,6 +138,8 @@ export type BrowserOptions = {
   locale?: string
   /** Prefix of the temp profile folder's name. */
   prefix?: string
+  /** More chromium switches (e.g. a fake microphone). */
+  args?: string[]
 }
 
 export type Browser = {
@@ -159,6 +164,7 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
         '--disable-component-update',
         '--no-first-run',
         '--disable-sync',
+        ...(options.args ?? []),
       ],
       viewport: options.viewport ?? { width: 1280, height: 800 },
       ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}),

@@ -37,6 +37,10 @@ export const connectionsList = defineLiveList<WhatsappDto>({
     return { items: [...items].sort(compareConnections), hasMore: false }
   },
   sort: compareConnections,
+  // Session frames carry the row's updatedAt: the POST or GET answer that left the server before a QR frame
+  // must not put the row back to OPENING (the QR dialog would wait for the next QR, a minute later).
+  isStale: (incoming, current) =>
+    !!incoming.updatedAt && !!current.updatedAt && incoming.updatedAt < current.updatedAt,
   events: [
     liveEvent('whatsapp', (data, list) => {
       if (data.action === 'delete') list.remove(data.whatsappId)

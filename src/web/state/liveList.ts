@@ -86,6 +86,11 @@ export type LiveListDefinition<T, P> = {
    */
   mergePage?: (shown: T[], page: T[]) => T[]
   events: LiveBinding<T, P>[]
+  /**
+   * Whether `incoming` is older than the row shown: such an upsert is ignored. An HTTP answer computed before a
+   * live frame may arrive after it (a connection's POST answer saying OPENING after its QR frame).
+   */
+  isStale?: (incoming: T, current: T) => boolean
   /** A stable key for the params (defaults to JSON). */
   paramsKey?: (params: P) => string
 }
@@ -281,6 +286,8 @@ export class LiveList<T, P> implements LiveListOps<T> {
     const s = this.state.peek()
     const at = s.items.findIndex((x) => id(x) === id(item))
     if (at !== -1) {
+      const current = s.items[at] as T
+      if (this.definition.isStale?.(item, current)) return
       const rest = s.items.filter((_, i) => i !== at)
       this.set({ items: sort ? insertSorted(rest, item, sort, false) : replaceAt(s.items, at, item) })
       return
