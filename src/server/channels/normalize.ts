@@ -67,10 +67,17 @@ export function normalizeBaileysEvents(
   const out: ChannelEvent[] = []
   const upsert = events['messages.upsert']
   if (upsert) {
+    // Messages first, then what other messages of the batch say about them (their targets are stored by then).
+    const revoked = revokedTargets(upsert.messages)
+    const unfolded = unfoldedTargets(events)
+    const actions: ChannelEvent[] = []
     for (const msg of upsert.messages) {
-      const event = normalizeWAMessage(msg, ctx, { offline: upsert.type === 'append' })
+      const offline = upsert.type === 'append'
+      const event = normalizeWAMessage(msg, ctx, { offline }) ?? foldedRevoke(msg, revoked, ctx, offline)
       if (event) out.push(event)
+      actions.push(...messageActions(msg, revoked, ctx, unfolded))
     }
+    out.push(...actions)
   }
   for (const u of events['messages.update'] ?? []) out.push(...normalizeMessageUpdate(u, ctx))
   for (const r of events['message-receipt.update'] ?? []) {
@@ -348,6 +355,7 @@ export function normalizeWAMessage(
     body: contentBody(content),
     raw: encodeWAMessage(msg),
   }
+  if (isFoldedEdit(msg.message)) event.edited = true
   if (key.fromMe) {
     const ack = baileysStatusToAck(msg.status)
     if (ack !== undefined) event.ack = ack
@@ -429,6 +437,138 @@ function defaultMime(kind: MediaKind): string {
     case 'document':
       return 'application/octet-stream'
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// folded events (issue 20, defect 5)
+//
+// While Baileys buffers its events (the offline burst on reconnect, until `<ib><offline>` and a flush), a
+// reaction, receipt, edit or revoke of a message upserted in the same buffer is not emitted on its own: it is
+// folded into that message (Utils/event-buffer.js `append`): reactions into `message.reactions`, receipts into
+// `message.userReceipt`, an edit assigned over `message` (`{editedMessage}`), a revoke assigned over the whole
+// message (`message: null`, stub REVOKE, and the REVOKE's own key). The reaction, edit and revoke stanzas are
+// upserted in the same batch as messages of their own, so they are read here too: each becomes the event it
+// would have been unfolded. The inbox applies them idempotently (same emoji, same body, already deleted: no-op).
+
+/**
+ * The targets of the batch's own (unfolded) edit, revoke and reaction events: a protocol or reaction message
+ * upserted with them says the same thing again, so it is not read twice.
+ */
+function unfoldedTargets(events: Partial<BaileysEventMap>): Set<string> {
+  const out = new Set<string>()
+  for (const { key, update } of events['messages.update'] ?? []) {
+    if (!key?.id) continue
+    if (update.message?.editedMessage) out.add(`edit:${key.id}`)
+    if (update.messageStubType === StubType.REVOKE) out.add(`delete:${key.id}`)
+  }
+  for (const { key, reaction } of events['messages.reaction'] ?? [])
+    if (key?.id && reaction?.key?.id) out.add(`reaction:${key.id}:${reaction.key.id}`)
+  return out
+}
+
+/** REVOKE protocol messages of a batch: the revoke's id -> the key of the message it revokes (our view). */
+function revokedTargets(messages: WAMessage[]): Map<string, WAMessageKey> {
+  const out = new Map<string, WAMessageKey>()
+  for (const msg of messages) {
+    const protocol = normalizeMessageContent(msg.message)?.protocolMessage
+    if (protocol?.type === proto.Message.ProtocolMessage.Type.REVOKE && protocol.key?.id && msg.key?.id)
+      out.set(msg.key.id, { ...msg.key, id: protocol.key.id })
+  }
+  return out
+}
+
+/**
+ * A message revoked in the same buffer: Baileys folded the REVOKE over it (content gone, the key now the
+ * REVOKE's). It is still a message the customer sent: a deleted row under its own id.
+ */
+function foldedRevoke(
+  msg: WAMessage,
+  revoked: Map<string, WAMessageKey>,
+  ctx: NormalizeContext,
+  offline: boolean,
+): InboundMessage | undefined {
+  if (msg.message || msg.messageStubType !== StubType.REVOKE || !msg.key?.id) return undefined
+  const key = revoked.get(msg.key.id)
+  if (!key?.id || !key.remoteJid) return undefined
+  if (
+    isJidStatusBroadcast(key.remoteJid) ||
+    isJidNewsletter(key.remoteJid) ||
+    key.remoteJid.endsWith('@broadcast')
+  )
+    return undefined
+  const { chat, sender, isGroup } = parties(key, ctx)
+  const event: InboundMessage = {
+    t: 'message',
+    ref: keyToRef(key),
+    chat,
+    sender,
+    timestamp: secondsToMs(msg.messageTimestamp, ctx),
+    isGroup,
+    offline: offline || !!key.fromMe,
+    body: '',
+    deleted: true,
+  }
+  if (!key.fromMe && msg.pushName) event.pushName = msg.pushName
+  return event
+}
+
+/**
+ * What an upserted message says about messages (itself included): a reaction, edit or revoke stanza about its
+ * target; reactions and receipts folded into it.
+ */
+function messageActions(
+  msg: WAMessage,
+  revoked: Map<string, WAMessageKey>,
+  ctx: NormalizeContext,
+  unfolded: Set<string>,
+): ChannelEvent[] {
+  const out: ChannelEvent[] = []
+  const key = msg.key
+  if (!key?.id || !key.remoteJid) return out
+  const content = normalizeMessageContent(msg.message)
+  const reaction = content?.reactionMessage
+  if (reaction?.key?.id && !unfolded.has(`reaction:${reaction.key.id}:${key.id}`)) {
+    const e = normalizeReaction({ key: reaction.key, reaction: { ...reaction, key } }, ctx)
+    if (e) out.push(e)
+  }
+  const protocol = content?.protocolMessage
+  if (protocol?.key?.id) {
+    const target = keyToRef({ ...key, id: protocol.key.id })
+    const { REVOKE, MESSAGE_EDIT } = proto.Message.ProtocolMessage.Type
+    if (protocol.type === REVOKE && !unfolded.has(`delete:${target.id}`))
+      out.push({ t: 'delete', ref: target })
+    else if (protocol.type === MESSAGE_EDIT && protocol.editedMessage && !unfolded.has(`edit:${target.id}`)) {
+      const ms = num(protocol.timestampMs)
+      out.push({
+        t: 'edit',
+        ref: target,
+        body: contentBody(normalizeMessageContent(protocol.editedMessage) ?? protocol.editedMessage),
+        timestamp: ms > 0 ? ms : secondsToMs(msg.messageTimestamp, ctx),
+      })
+    }
+  }
+  const own = foldedRevokeKey(msg, revoked) ?? key
+  for (const folded of msg.reactions ?? []) {
+    const e = normalizeReaction({ key: own, reaction: folded }, ctx)
+    if (e) out.push(e)
+  }
+  for (const receipt of msg.userReceipt ?? []) {
+    const e = normalizeReceipt({ key: own, receipt })
+    if (e) out.push(e)
+  }
+  return out
+}
+
+/** A revoke folded over a message leaves the REVOKE's key on it: the message's own key, from the batch. */
+function foldedRevokeKey(msg: WAMessage, revoked: Map<string, WAMessageKey>): WAMessageKey | undefined {
+  if (msg.message || msg.messageStubType !== StubType.REVOKE || !msg.key?.id) return undefined
+  return revoked.get(msg.key.id)
+}
+
+/** A folded edit: Baileys assigned `{editedMessage: {message}}` (the new content) over the message. */
+function isFoldedEdit(message: WAMessageContent | null | undefined): boolean {
+  const inner = message?.editedMessage?.message
+  return !!inner && !normalizeMessageContent(inner)?.protocolMessage
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -65,15 +65,7 @@ export class BaileysMessaging {
 
   /** One batch of a socket's events: what carries messages, contacts or calls goes out normalized. */
   async handleEvents(sock: SocketLike, events: Partial<BaileysEventMap>): Promise<void> {
-    const upsert = events['messages.upsert']
-    let batch = events
-    if (upsert) {
-      // our own sends come back as `append` echoes: already known, not inbound
-      const messages = upsert.messages.filter(
-        (m) => !(m.key.fromMe && m.key.id && this.sentIds.has(m.key.id)),
-      )
-      batch = { ...events, 'messages.upsert': { ...upsert, messages } }
-    }
+    const batch = events
     const relevant =
       batch['messages.upsert']?.messages.length ||
       batch['messages.update'] ||
@@ -96,7 +88,14 @@ export class BaileysMessaging {
     const me = sock.user
     if (me?.id) ctx.meJid = me.id
     if (me?.lid) ctx.meLid = me.lid
-    for (const event of normalizeBaileysEvents(batch, ctx)) {
+    for (const normalized of normalizeBaileysEvents(batch, ctx)) {
+      let event: ChannelEvent = normalized
+      if (event.t === 'message' && event.ref.fromMe && this.sentIds.has(event.ref.id)) {
+        // our own send echoing back (`append`): already stored, not inbound; a receipt folded into the echo
+        // while Baileys buffered (delivered, read: its status) is still news
+        if (event.ack === undefined || event.ack < 2) continue
+        event = { t: 'ack', ref: event.ref, ack: event.ack }
+      }
       if (event.t === 'message' && event.raw && !event.undecryptable) this.recent.set(event.ref.id, event.raw)
       await this.link.emit(event)
     }

@@ -127,8 +127,8 @@ function previewOf(event: InboundMessage, body: string, mediaType: MediaType): s
 
 const INSERT_SQL = `INSERT INTO messages (company_id, ticket_id, contact_id, wid, remote_jid, participant,
   participant_name, from_me, body, media_type, media_state, media_name, media_mime, media_size, ptt, ack, read,
-  quoted_msg_id, provider_data, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  quoted_msg_id, provider_data, is_edited, is_deleted, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 /**
  * Stores one inbound message (see the file's comment). Returns what it did, or why it did nothing.
@@ -206,6 +206,8 @@ export function storeInboundMessage(
     fromMe || origin === 'history' ? 1 : 0,
     quotedMsgId,
     providerData,
+    event.edited ? 1 : 0,
+    event.deleted ? 1 : 0,
     at,
     now,
   )

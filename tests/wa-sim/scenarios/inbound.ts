@@ -1,0 +1,138 @@
+/**
+ * Helpers of the inbound scenarios (issue 20, defects 4, 5, 13): simulated customers driven through the
+ * simulator's control API, and what Balcão stored, read from its database by WhatsApp id (wid), so a scenario
+ * counts messages by id: none lost, none doubled, none misfiled.
+ */
+import type { Balcao, ScenarioSimulator } from './balcao'
+
+export type StoredRow = {
+  wid: string
+  body: string
+  mediaType: string
+  isDeleted: number
+  isEdited: number
+  fromMe: number
+  ticketId: number
+  remoteJid: string | null
+  providerData: string | null
+}
+
+/** A customer of the simulator (a real Signal client) writing to the company phone `to`. */
+export async function newCustomer(simulator: ScenarioSimulator, number: string, to: string, name = 'Ana') {
+  await simulator.control('/control/customers', { number, name })
+  const send = async (body: Record<string, unknown>): Promise<string> =>
+    (await simulator.control<{ id: string }>(`/control/customers/${number}/send`, { to, ...body })).id
+  return {
+    number,
+    send,
+    text: (text: string) => send({ text }),
+    react: (id: string, emoji: string) => send({ reaction: { id, emoji } }),
+    edit: (id: string, text: string) => send({ edit: { id, text } }),
+    revoke: (id: string) => send({ revoke: { id } }),
+  }
+}
+
+/** Every message row Balcão holds with one of these wids (one row per wid when nothing doubled). */
+export function rowsByWid(b: Balcao, wids: string[]): StoredRow[] {
+  if (!wids.length) return []
+  return b.h.deps.sqlite
+    .query<StoredRow, string[]>(
+      `SELECT wid, body, media_type AS mediaType, is_deleted AS isDeleted, is_edited AS isEdited,
+              from_me AS fromMe, ticket_id AS ticketId, remote_jid AS remoteJid, provider_data AS providerData
+         FROM messages WHERE wid IN (${wids.map(() => '?').join(',')}) ORDER BY created_at, id`,
+    )
+    .all(...wids)
+}
+
+/** Every wid of the messages Balcão stored, in the order an attendant sees them (time, then arrival). */
+export function storedWids(b: Balcao): string[] {
+  return b.h.deps.sqlite
+    .query<{ wid: string }, []>('SELECT wid FROM messages WHERE wid IS NOT NULL ORDER BY created_at, id')
+    .all()
+    .map((r) => r.wid)
+}
+
+/** The reactions shown under the message with this wid: `sender emoji`. */
+export function reactionsOf(b: Balcao, wid: string): string[] {
+  return b.h.deps.sqlite
+    .query<{ emoji: string }, [string]>(
+      `SELECT r.emoji FROM message_reactions r JOIN messages m ON m.id = r.message_id WHERE m.wid = ?
+        ORDER BY r.id`,
+    )
+    .all(wid)
+    .map((r) => r.emoji)
+}
+
+/**
+ * Waits until `done()` holds, re-checked on every live event Balcão publishes and every 25 ms (side work that
+ * publishes nothing); answers false after `ms` so the scenario's own expectations report what is missing.
+ */
+export function settle(b: Balcao, done: () => boolean, ms = 8_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    let finished = false
+    const finish = (value: boolean) => {
+      if (finished) return
+      finished = true
+      clearInterval(poll)
+      clearTimeout(timer)
+      untap()
+      resolve(value)
+    }
+    const check = () => {
+      if (done()) finish(true)
+    }
+    const untap = b.h.deps.hub.tap(check)
+    const poll = setInterval(check, 25)
+    const timer = setTimeout(() => finish(false), ms)
+    check()
+  })
+}
+
+/**
+ * The company phone's server goes away (its companion's socket is closed and deliveries queue), so what
+ * customers send meanwhile arrives as one offline burst when `online` lets Balcão's session back in.
+ */
+export async function phoneOffline(simulator: ScenarioSimulator, b: Balcao, number: string, id: number) {
+  await simulator.control(`/control/phones/${number}/offline`, {})
+  await b.until(id, (c) => c.retries >= 1, 'the session to schedule its first retry')
+  return {
+    /** The phone's server is back; the session's pending retry runs now (Balcão's clock moved to it). */
+    async online() {
+      await simulator.control(`/control/phones/${number}/online`, {})
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const next = b.clock.delays()[0]
+        if (next !== undefined) await b.clock.tick(next)
+        const c = await b.until(id, (c) => c.status === 'CONNECTED' || b.clock.delays().length > 0, 'a retry')
+        if (c.status === 'CONNECTED') return
+      }
+      await b.connected(id)
+    },
+  }
+}
+
+/**
+ * The receipts the companion sent (by message id), recorded from now on: Baileys acknowledges each message
+ * stanza it decrypted with a receipt (`inactive` for offline ones) before it emits anything, so a scenario
+ * knows Baileys took a burst in while its events may still sit in its buffer.
+ */
+export function watchReceipts(simulator: ScenarioSimulator) {
+  const seen = new Set<string>()
+  simulator.running.sim.onStanzaKind('receipt', ({ node }) => {
+    const ids = [node.attrs.id]
+    const list = Array.isArray(node.content) ? node.content.find((child) => child.tag === 'list') : undefined
+    if (list && Array.isArray(list.content)) for (const item of list.content) ids.push(item.attrs.id)
+    for (const id of ids) if (id) seen.add(id)
+    return undefined
+  })
+  return {
+    /** Resolves once the companion acknowledged every id (rejects after `ms`). */
+    async all(ids: string[], ms = 8_000) {
+      const started = Date.now()
+      while (!ids.every((id) => seen.has(id))) {
+        if (Date.now() - started > ms)
+          throw new Error(`receipts missing for ${ids.filter((id) => !seen.has(id)).join(', ')}`)
+        await Bun.sleep(10)
+      }
+    },
+  }
+}
