@@ -215,8 +215,11 @@ describe('normalizeBaileysEvents: messages.upsert', () => {
     expect(events[2]?.vcards?.map((v) => v.displayName)).toEqual(['A', 'B'])
   })
 
-  test('protocol messages, reactions, sender keys and empty messages are skipped', () => {
-    const events = inbound([
+  // Changed with issue 20 (defects 5 and 13): a revoke or reaction upserted as a message of its own is read as its
+  // action (Baileys folds the unfolded event away while it buffers), and a message with no content we know is a
+  // placeholder row ("not supported on this device"), never nothing. Sender keys stay silent.
+  test('protocol and reaction messages become their actions; sender keys are skipped; empty messages are unsupported', () => {
+    const messages = [
       fromStanza(
         { from: CUSTOMER, id: 'P1' },
         { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE, key: { id: 'X' } } },
@@ -233,8 +236,17 @@ describe('normalizeBaileysEvents: messages.upsert', () => {
       ),
       fromStanza({ from: CUSTOMER, id: 'P4' }, {}),
       fromStanza({ from: CUSTOMER, id: 'P5' }, { messageContextInfo: { deviceListMetadataVersion: 2 } }),
+    ]
+    const events = normalizeBaileysEvents({ 'messages.upsert': { messages, type: 'notify' } }, makeCtx().ctx)
+    expect(events.map((e) => [e.t, 'ref' in e ? e.ref.id : 'target' in e ? e.target.id : ''])).toEqual([
+      ['message', 'P4'],
+      ['message', 'P5'],
+      ['delete', 'X'],
+      ['reaction', 'X'],
     ])
-    expect(events).toEqual([])
+    expect(events.filter((e) => e.t === 'message').every((e) => e.t === 'message' && e.unsupported)).toBe(
+      true,
+    )
   })
 
   test('a CIPHERTEXT stub becomes an undecryptable placeholder', () => {

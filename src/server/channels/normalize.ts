@@ -203,6 +203,29 @@ const CONTENT_FIELDS = new Set<string>([
   ...MEDIA_FIELDS.map((m) => m.field as string),
 ])
 
+/** Fields that carry nothing a person reads (keys, context, headers of what comes as messages of their own). */
+const NOISE_FIELDS = new Set<string>([
+  'messageContextInfo',
+  'senderKeyDistributionMessage',
+  'fastRatchetKeySenderKeyDistributionMessage',
+  'albumMessage',
+  'stickerSyncRmrMessage',
+])
+
+/**
+ * A content that is neither something we show nor an action on another message (reaction, edit, revoke, poll
+ * vote, ...): a type we do not support, or one this protobuf version does not know (decoded empty).
+ */
+function isUnsupported(message: WAMessageContent | null | undefined): boolean {
+  if (!message) return false
+  const inner = extractMessageContent(normalizeMessageContent(message)) ?? message
+  const fields = setFields(inner)
+  if (fields.some((f) => SKIPPED_KINDS.has(f) && f !== 'messageContextInfo')) return false
+  if (fields.some((f) => !NOISE_FIELDS.has(f))) return true
+  // nothing but context: a type this protobuf version does not know (its field was dropped when decoding)
+  return fields.every((f) => f === 'messageContextInfo')
+}
+
 /** Own set fields of a proto message (decoded protobufjs objects keep defaults on the prototype). */
 function setFields(content: proto.IMessage): string[] {
   return Object.keys(content).filter((k) => {
@@ -325,8 +348,15 @@ export function normalizeWAMessage(
   const key = msg.key
   const remoteJid = key?.remoteJid
   if (!key?.id || !remoteJid) return undefined
-  if (isJidStatusBroadcast(remoteJid) || isJidNewsletter(remoteJid) || remoteJid.endsWith('@broadcast'))
-    return undefined
+  if (isJidStatusBroadcast(remoteJid) || isJidNewsletter(remoteJid)) return undefined
+  if (remoteJid.endsWith('@broadcast')) {
+    // A broadcast list's message: the sender's phone shows it in the 1:1 chat with us, and so does the inbox
+    // (a reply goes to that chat). Our own list sends (from the phone) have no one chat: not inbound.
+    if (key.fromMe || !key.participant) return undefined
+    const chatKey: WAMessageKey = { remoteJid: key.participant, fromMe: false, id: key.id }
+    if (key.participantAlt) chatKey.remoteJidAlt = key.participantAlt
+    return normalizeWAMessage({ ...msg, key: chatKey }, ctx, opts)
+  }
   const { chat, sender, isGroup } = parties(key, ctx)
   const base = {
     t: 'message' as const,
@@ -347,7 +377,12 @@ export function normalizeWAMessage(
     return undefined
   }
   const content = unwrapContent(msg.message)
-  if (!content) return undefined
+  if (!content) {
+    // a kind we cannot show (unknown to us, or to this protobuf version): a row saying so, never nothing
+    if (isUnsupported(msg.message))
+      return { ...base, ...pushName, body: '', unsupported: true, raw: encodeWAMessage(msg) }
+    return undefined
+  }
 
   const event: InboundMessage = {
     ...base,

@@ -55,6 +55,8 @@ export type InboundMessage = {
   edited?: boolean
   /** Deleted for everyone before we stored it (a revoke folded into it): its content is gone. */
   deleted?: boolean
+  /** A kind of message Balcão cannot show (an unknown or unsupported type): stored as a placeholder row. */
+  unsupported?: boolean
   /** A decryption failure placeholder: a later message with the same id replaces it. */
   undecryptable?: boolean
   /** The raw provider message (Baileys: WebMessageInfo encoded with proto), for quoting and retries. */

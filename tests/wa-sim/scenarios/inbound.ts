@@ -3,6 +3,8 @@
  * simulator's control API, and what Balcão stored, read from its database by WhatsApp id (wid), so a scenario
  * counts messages by id: none lost, none doubled, none misfiled.
  */
+import type { BinaryNode, proto } from '@whiskeysockets/baileys'
+import { storedKeysSource } from '../signal/prekey-bundle.ts'
 import type { Balcao, ScenarioSimulator } from './balcao'
 
 export type StoredRow = {
@@ -135,4 +137,55 @@ export function watchReceipts(simulator: ScenarioSimulator) {
       }
     },
   }
+}
+
+/**
+ * A customer's message built by hand (any `proto.IMessage`, e.g. a kind the control API does not offer), sent
+ * through the same Signal path as the control API; `reshape` may change each stanza before the server delivers
+ * it (a broadcast list's addressing, a ciphertext damaged in transit). The customer must have written once
+ * through the control API (so it knows the company's two names). Answers the message id.
+ */
+export async function sendRaw(
+  simulator: ScenarioSimulator,
+  customerNumber: string,
+  company: string,
+  message: proto.IMessage,
+  reshape?: (node: BinaryNode) => void,
+): Promise<string> {
+  const { sim, customers } = simulator.running
+  const customer = customers.find(customerNumber)?.customer
+  const companion = sim.phones.latestCompanion(company)
+  if (!customer || !companion) throw new Error('no such customer or no linked companion')
+  const out = await customer.send(
+    [{ jid: companion.jid, keys: storedKeysSource(() => companion.bundle) }],
+    message,
+  )
+  for (const { node } of customer.stanzasFor(out, { t: Math.floor(Date.now() / 1000) })) {
+    reshape?.(node)
+    sim.sendToCompanion(company, node)
+  }
+  return out.id
+}
+
+/**
+ * Customers answer the companion's retry receipts as a phone does: the message is encrypted again (with a
+ * fresh session when the receipt carries keys) and resent under the same id. Answers the ids resent.
+ * (The simulator's customers do not answer retries of their own yet.)
+ */
+export function answerRetries(simulator: ScenarioSimulator, company: string, customerNumber: string) {
+  const { sim, customers } = simulator.running
+  const resent: string[] = []
+  sim.onStanzaKind('receipt', ({ node }) => {
+    if (node.attrs.type !== 'retry') return undefined
+    const customer = customers.find(customerNumber)?.customer
+    const companion = sim.phones.latestCompanion(company)
+    if (!customer || !companion) return undefined
+    void customer.resendFor(node, companion.jid).then((out) => {
+      resent.push(out.id)
+      for (const { node: stanza } of customer.stanzasFor(out, { t: Math.floor(Date.now() / 1000) }))
+        sim.sendToCompanion(company, stanza)
+    })
+    return undefined
+  })
+  return resent
 }
