@@ -107,6 +107,12 @@ export function normalizeBaileysEvents(
     const e = normalizeLidMapping(m)
     if (e) out.push(e)
   }
+  // its contacts carry the same pairs (`lid` / `phoneNumber`), and they are all that is left of them when Baileys
+  // buffered the history: its buffer drops `lidPnMappings` (Utils/event-buffer.js consolidateEvents)
+  for (const c of history?.contacts ?? []) {
+    const e = normalizeContact(c, ctx)
+    if (e) out.push(e)
+  }
   if (history?.messages?.length) out.push(normalizeHistory(history, ctx))
   // calls: only the offer (ringing, accept, terminate and the rest are the phone's business)
   for (const c of events.call ?? []) {

@@ -3,7 +3,10 @@
  * simulator's control API, and what Balcão stored, read from its database by WhatsApp id (wid), so a scenario
  * counts messages by id: none lost, none doubled, none misfiled.
  */
-import type { BinaryNode, proto } from '@whiskeysockets/baileys'
+import { type BinaryNode, proto } from '@whiskeysockets/baileys'
+import type { HistoryBlobInput } from '../media/index.ts'
+import type { CustomerDevice } from '../signal/customer-device.ts'
+import { inboundMessageNode } from '../signal/message-stanzas.ts'
 import { storedKeysSource } from '../signal/prekey-bundle.ts'
 import type { Balcao, ScenarioSimulator } from './balcao'
 
@@ -20,12 +23,24 @@ export type StoredRow = {
 }
 
 /** A customer of the simulator (a real Signal client) writing to the company phone `to`. */
-export async function newCustomer(simulator: ScenarioSimulator, number: string, to: string, name = 'Ana') {
-  await simulator.control('/control/customers', { number, name })
+export async function newCustomer(
+  simulator: ScenarioSimulator,
+  number: string,
+  to: string,
+  name = 'Ana',
+  lidOnly = false,
+) {
+  const created = await simulator.control<{ jid: string; lid: string }>('/control/customers', {
+    number,
+    name,
+    lidOnly,
+  })
   const send = async (body: Record<string, unknown>): Promise<string> =>
     (await simulator.control<{ id: string }>(`/control/customers/${number}/send`, { to, ...body })).id
   return {
     number,
+    jid: created.jid,
+    lid: created.lid,
     send,
     text: (text: string) => send({ text }),
     react: (id: string, emoji: string) => send({ reaction: { id, emoji } }),
@@ -151,6 +166,7 @@ export async function sendRaw(
   company: string,
   message: proto.IMessage,
   reshape?: (node: BinaryNode) => void,
+  addressing: 'pn' | 'lid' = 'pn',
 ): Promise<string> {
   const { sim, customers } = simulator.running
   const customer = customers.find(customerNumber)?.customer
@@ -160,7 +176,7 @@ export async function sendRaw(
     [{ jid: companion.jid, keys: storedKeysSource(() => companion.bundle) }],
     message,
   )
-  for (const { node } of customer.stanzasFor(out, { t: Math.floor(Date.now() / 1000) })) {
+  for (const { node } of customer.stanzasFor(out, { t: Math.floor(Date.now() / 1000), addressing })) {
     reshape?.(node)
     sim.sendToCompanion(company, node)
   }
@@ -188,4 +204,52 @@ export function answerRetries(simulator: ScenarioSimulator, company: string, cus
     return undefined
   })
   return resent
+}
+
+/**
+ * The company's own phone sends a history sync (as after linking): a chunk on the media host and the
+ * notification as a peer message from device 0, the Signal device the simulator's key fetches hand out for it.
+ */
+export async function phoneSendsHistory(
+  simulator: ScenarioSimulator,
+  company: string,
+  input: HistoryBlobInput,
+) {
+  const { sim, customers, media } = simulator.running
+  const companion = sim.phones.latestCompanion(company)
+  if (!companion) throw new Error('no linked companion')
+  // the network's own device for the phone (private there: one identity for the phone across the simulator)
+  const phone = (customers as unknown as { phoneDevice(number: string): CustomerDevice }).phoneDevice(company)
+  const historySyncNotification = await media.historyBlob(input)
+  const enc = await phone.encryptMessageTo(
+    companion.jid,
+    storedKeysSource(() => companion.bundle),
+    {
+      protocolMessage: {
+        type: proto.Message.ProtocolMessage.Type.HISTORY_SYNC_NOTIFICATION,
+        historySyncNotification,
+      },
+    },
+  )
+  const id = `HIST${Date.now()}`
+  sim.sendToCompanion(
+    company,
+    inboundMessageNode({
+      id,
+      from: phone.phoneUserJid,
+      t: Math.floor(Date.now() / 1000),
+      category: 'peer',
+      enc: [enc],
+    }),
+  )
+  return id
+}
+
+export type ContactRow = { id: number; number: string | null; lid: string | null; name: string }
+
+/** The company's contacts (not groups). */
+export function contactsOf(b: Balcao): ContactRow[] {
+  return b.h.deps.sqlite
+    .query<ContactRow, []>('SELECT id, number, lid, name FROM contacts WHERE is_group = 0 ORDER BY id')
+    .all()
 }

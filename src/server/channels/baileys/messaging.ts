@@ -75,6 +75,7 @@ export class BaileysMessaging {
       batch['contacts.update'] ||
       batch['lid-mapping.update'] ||
       batch['messaging-history.set']?.lidPnMappings?.length ||
+      batch['messaging-history.set']?.contacts?.length ||
       batch['messaging-history.set']?.messages?.length ||
       batch['messaging-history.status'] ||
       batch.call?.length
