@@ -249,6 +249,25 @@ describe('normalizeBaileysEvents: messages.upsert', () => {
     )
   })
 
+  test('one message that cannot be normalized never drops the batch: it becomes a not-supported row', () => {
+    const bad = fromStanza({ from: CUSTOMER, id: 'BAD2' }, { conversation: 'x' })
+    Object.defineProperty(bad, 'messageTimestamp', {
+      get() {
+        throw new Error('corrupt')
+      },
+    })
+    const events = inbound([
+      fromStanza({ from: CUSTOMER, id: 'OK1' }, { conversation: 'antes' }),
+      bad,
+      fromStanza({ from: CUSTOMER, id: 'OK2' }, { conversation: 'depois' }),
+    ])
+    expect(events.map((e) => [e.ref.id, e.body, !!e.unsupported])).toEqual([
+      ['OK1', 'antes', false],
+      ['BAD2', '', true],
+      ['OK2', 'depois', false],
+    ])
+  })
+
   test('a CIPHERTEXT stub becomes an undecryptable placeholder', () => {
     const { fullMessage } = decodeMessageNode(
       { tag: 'message', attrs: { from: CUSTOMER, id: 'BAD1', t: '1700000000' } },

@@ -73,9 +73,15 @@ export function normalizeBaileysEvents(
     const actions: ChannelEvent[] = []
     for (const msg of upsert.messages) {
       const offline = upsert.type === 'append'
-      const event = normalizeWAMessage(msg, ctx, { offline }) ?? foldedRevoke(msg, revoked, ctx, offline)
-      if (event) out.push(event)
-      actions.push(...messageActions(msg, revoked, ctx, unfolded))
+      // one message we cannot read never costs the batch: it becomes a "not supported" row, the rest goes on
+      try {
+        const event = normalizeWAMessage(msg, ctx, { offline }) ?? foldedRevoke(msg, revoked, ctx, offline)
+        if (event) out.push(event)
+        actions.push(...messageActions(msg, revoked, ctx, unfolded))
+      } catch {
+        const placeholder = unreadable(msg, ctx, offline)
+        if (placeholder) out.push(placeholder)
+      }
     }
     out.push(...actions)
   }
@@ -505,6 +511,29 @@ function unfoldedTargets(events: Partial<BaileysEventMap>): Set<string> {
   for (const { key, reaction } of events['messages.reaction'] ?? [])
     if (key?.id && reaction?.key?.id) out.add(`reaction:${key.id}:${reaction.key.id}`)
   return out
+}
+
+/** A message that failed to normalize, as a "not supported" placeholder when its key still says where it goes. */
+function unreadable(msg: WAMessage, ctx: NormalizeContext, offline: boolean): InboundMessage | undefined {
+  try {
+    const key = msg.key
+    if (!key?.id || !key.remoteJid || key.remoteJid.endsWith('@broadcast') || isJidNewsletter(key.remoteJid))
+      return undefined
+    const { chat, sender, isGroup } = parties(key, ctx)
+    return {
+      t: 'message',
+      ref: keyToRef(key),
+      chat,
+      sender,
+      timestamp: (ctx.now ?? Date.now)(),
+      isGroup,
+      offline: offline || !!key.fromMe,
+      body: '',
+      unsupported: true,
+    }
+  } catch {
+    return undefined
+  }
 }
 
 /** REVOKE protocol messages of a batch: the revoke's id -> the key of the message it revokes (our view). */
