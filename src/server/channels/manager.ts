@@ -50,14 +50,13 @@ const STARTING_OVER: ConnectionStatus[] = ['OPENING', 'qrcode', 'PAIRING']
  * connection rows in step with their sessions, publishes session changes live and hands every other
  * event to the sink.
  */
+type SessionEntry = { session: ChannelSession; unsubscribe: () => void; stopping?: boolean }
+
 /** A session's own state (not the inbox's business): ignored once the session is stopping. */
 const SESSION_STATE_EVENTS = new Set<ChannelEvent['t']>(['qr', 'pairingCode', 'status'])
 
 export class ChannelManager {
-  private readonly sessions = new Map<
-    number,
-    { session: ChannelSession; unsubscribe: () => void; stopping?: boolean }
-  >()
+  private readonly sessions = new Map<number, SessionEntry>()
   private readonly sinks = new Set<ChannelSink>()
 
   private providers: Promise<ProviderMap> | undefined
@@ -127,7 +126,7 @@ export class ChannelManager {
     let entry = this.sessions.get(row.id)
     if (!entry) {
       const session = provider({ id: row.id, companyId: row.companyId, name: row.name })
-      const created: NonNullable<typeof entry> = { session, unsubscribe: () => {} }
+      const created: SessionEntry = { session, unsubscribe: () => {} }
       created.unsubscribe = session.on((event) =>
         created.stopping && SESSION_STATE_EVENTS.has(event.t)
           ? undefined
