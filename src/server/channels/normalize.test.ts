@@ -268,6 +268,42 @@ describe('normalizeBaileysEvents: messages.upsert', () => {
     ])
   })
 
+  test('folded by the event buffer: a revoked message keeps its id, folded reactions, edits and receipts count', () => {
+    // What Baileys's buffer leaves: the REVOKE assigned over M1 (its key, no content, stub REVOKE) with M1's
+    // reactions; the REVOKE itself; M2 carrying its edit; our own send S1 with a folded read receipt.
+    const revokeKey = { remoteJid: CUSTOMER, fromMe: false, id: 'RV1' }
+    const m1 = fromStanza({ from: CUSTOMER, id: 'RV1' }, {})
+    m1.message = null
+    m1.messageStubType = WAMessageStubType.REVOKE
+    m1.reactions = [{ key: { ...revokeKey, id: 'RC1' }, text: '👍', senderTimestampMs: 1_700_000_000_500 }]
+    const revoke = fromStanza(
+      { from: CUSTOMER, id: 'RV1' },
+      { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE, key: { id: 'M1' } } },
+    )
+    const m2 = fromStanza(
+      { from: CUSTOMER, id: 'M2' },
+      { editedMessage: { message: { conversation: 'quero 3' } } },
+    )
+    const s1 = fromStanza({ from: ME, recipient: CUSTOMER, id: 'S1' }, { conversation: 'saiu' })
+    s1.userReceipt = [{ userJid: CUSTOMER, readTimestamp: 1_700_000_100 }]
+    const events = normalizeBaileysEvents(
+      { 'messages.upsert': { messages: [m1, revoke, m2, s1], type: 'append' } },
+      makeCtx().ctx,
+    )
+    const messages = events.filter((e) => e.t === 'message')
+    expect(messages.map((e) => [e.ref.id, e.body, !!e.deleted, !!e.edited])).toEqual([
+      ['M1', '', true, false],
+      ['M2', 'quero 3', false, true],
+      ['S1', 'saiu', false, false],
+    ])
+    const actions = events.filter((e) => e.t !== 'message')
+    expect(actions.map((e) => [e.t, 'ref' in e ? e.ref.id : 'target' in e ? e.target.id : ''])).toEqual([
+      ['reaction', 'M1'],
+      ['delete', 'M1'],
+      ['ack', 'S1'],
+    ])
+  })
+
   test('a CIPHERTEXT stub becomes an undecryptable placeholder', () => {
     const { fullMessage } = decodeMessageNode(
       { tag: 'message', attrs: { from: CUSTOMER, id: 'BAD1', t: '1700000000' } },
