@@ -6,12 +6,14 @@
 import {
   areJidsSameUser,
   type BaileysEventMap,
+  type BinaryNode,
   type Contact,
   extractMessageContent,
   isJidGroup,
   isJidNewsletter,
   isJidStatusBroadcast,
   isLidUser,
+  jidNormalizedUser,
   normalizeMessageContent,
   proto,
   type WAMessage,
@@ -534,6 +536,45 @@ function unreadable(msg: WAMessage, ctx: NormalizeContext, offline: boolean): In
   } catch {
     return undefined
   }
+}
+
+/**
+ * A message WhatsApp keeps from linked devices (`<unavailable type="view_once_unavailable_fanout"/>`: a view-once
+ * message, to be opened on the phone). Baileys acknowledges it and emits nothing (Socket/messages-recv.js, the
+ * NO_MESSAGE_FOUND branch), so the session reads the stanza itself: a "not supported" row, open it on the phone.
+ */
+export function normalizeUnavailable(node: BinaryNode, ctx: NormalizeContext): InboundMessage | undefined {
+  const { attrs } = node
+  const unavailable = Array.isArray(node.content)
+    ? node.content.find((child) => child.tag === 'unavailable')
+    : undefined
+  if (unavailable?.attrs.type !== 'view_once_unavailable_fanout' || !attrs.id || !attrs.from) return undefined
+  const from = jidNormalizedUser(attrs.from)
+  if (!from || isJidStatusBroadcast(from) || isJidNewsletter(from) || from.endsWith('@broadcast'))
+    return undefined
+  const key: WAMessageKey = { remoteJid: from, fromMe: isMe(from, ctx), id: attrs.id }
+  if (isJidGroup(from)) {
+    if (attrs.participant) key.participant = jidNormalizedUser(attrs.participant)
+    const alt = attrs.participant_pn ?? attrs.participant_lid
+    if (alt) key.participantAlt = jidNormalizedUser(alt)
+  } else {
+    const alt = attrs.sender_pn ?? attrs.sender_lid
+    if (alt) key.remoteJidAlt = jidNormalizedUser(alt)
+  }
+  const { chat, sender, isGroup } = parties(key, ctx)
+  const event: InboundMessage = {
+    t: 'message',
+    ref: keyToRef(key),
+    chat,
+    sender,
+    timestamp: secondsToMs(Number(attrs.t), ctx),
+    isGroup,
+    offline: !!attrs.offline || !!key.fromMe,
+    body: '',
+    unsupported: true,
+  }
+  if (attrs.notify && !key.fromMe) event.pushName = attrs.notify
+  return event
 }
 
 /** REVOKE protocol messages of a batch: the revoke's id -> the key of the message it revokes (our view). */

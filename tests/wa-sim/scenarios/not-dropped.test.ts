@@ -70,6 +70,19 @@ test('a view-once image is stored as a row', async () => {
   expect(rowsByWid(b, [id])).toMatchObject([{ wid: id, mediaType: 'image', ticketId }])
 }, 30_000)
 
+test('a view-once message WhatsApp keeps from linked devices (unavailable) becomes a "not supported" row', async () => {
+  const { b, number, customer, ticketId } = await linkedWithCustomer('5511988880605')
+  const id = `3EB0VIEWONCE${Date.now()}`
+  // WhatsApp's fan-out of a view-once message to a linked device: no ciphertext, only `<unavailable>`.
+  simulator.running.sim.sendToCompanion(number, {
+    tag: 'message',
+    attrs: { id, from: customer.jid, t: String(Math.floor(Date.now() / 1000)), type: 'media', notify: 'Ana' },
+    content: [{ tag: 'unavailable', attrs: { type: 'view_once_unavailable_fanout' } }],
+  })
+  await storedOnce(b, id)
+  expect(rowsByWid(b, [id])).toMatchObject([{ wid: id, body: PLACEHOLDER_BODIES.unsupported, ticketId }])
+}, 30_000)
+
 test('a kind Balcão does not support becomes a "not supported on this device" row', async () => {
   const { b, number, customer, ticketId } = await linkedWithCustomer('5511988880603')
   const id = await sendRaw(simulator, customer.number, number, {

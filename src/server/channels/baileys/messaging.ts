@@ -6,6 +6,7 @@
 import {
   type AnyMessageContent,
   type BaileysEventMap,
+  type BinaryNode,
   downloadMediaMessage,
   isLidUser,
   type MiscMessageGenerationOptions,
@@ -21,6 +22,7 @@ import {
   encodeWAMessage,
   type NormalizeContext,
   normalizeBaileysEvents,
+  normalizeUnavailable,
   refToKey,
 } from '../normalize'
 import type { ChannelEvent, ContactRef, MsgRef, OutboundContent, SendOptions } from '../types'
@@ -100,6 +102,18 @@ export class BaileysMessaging {
       if (event.t === 'message' && event.raw && !event.undecryptable) this.recent.set(event.ref.id, event.raw)
       await this.link.emit(event)
     }
+  }
+
+  /** A message stanza WhatsApp withheld from linked devices (view once): a placeholder row (normalize.ts). */
+  async handleUnavailable(sock: SocketLike, node: BinaryNode): Promise<void> {
+    const ctx: NormalizeContext = {
+      download: (msg) => this.download(msg, sock),
+      now: () => this.options.clock.now(),
+    }
+    if (sock.user?.id) ctx.meJid = sock.user.id
+    if (sock.user?.lid) ctx.meLid = sock.user.lid
+    const event = normalizeUnavailable(node, ctx)
+    if (event) await this.link.emit(event)
   }
 
   /** PNs of the LIDs in a batch that carry no alternative JID, from Baileys' LID mapping store. */

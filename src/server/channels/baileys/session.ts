@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto'
 import {
   type BaileysEventMap,
+  type BinaryNode,
   type CacheStore,
   DEFAULT_CONNECTION_CONFIG,
   isJidNewsletter,
@@ -381,6 +382,19 @@ export class BaileysChannelSession implements ChannelSession {
     this.lastActivity = this.options.clock.now()
     sock.ws?.on('frame', () => {
       if (gen === this.generation) this.lastActivity = this.options.clock.now()
+    })
+    // view-once messages reach linked devices as `<unavailable>` stanzas Baileys acknowledges and drops: the
+    // inbox still shows a row (in the inbound chain, so in order with the rest)
+    sock.ws?.on('CB:message,,unavailable', (...args: unknown[]) => {
+      const node = args[0] as BinaryNode
+      this.inboundChain = this.inboundChain
+        .then(() => this.messaging.handleUnavailable(sock, node))
+        .catch((err: Error) =>
+          this.options.log.error('baileys: unavailable message failed', {
+            connectionId: this.connectionId,
+            error: err.message,
+          }),
+        )
     })
     sock.ws?.on('CB:notification,type:companion_reg_refresh', () => {
       if (gen === this.generation) void this.refreshRegistration(sock, gen)
