@@ -212,24 +212,30 @@ export class BaileysMessaging {
     return msg
   }
 
-  private async quotedMessage(ref: MsgRef): Promise<WAMessage> {
+  /**
+   * The message a reply quotes, as stored; undefined when Balcão holds no content for it (never seen, or a
+   * placeholder such as "waiting for this message"): the reply then goes without a quote, since a quote by id
+   * alone shows the customer an empty bubble (issue 20, defect 14).
+   */
+  private async quotedMessage(ref: MsgRef): Promise<WAMessage | undefined> {
     const raw = await this.loadRaw(ref.id)
     if (raw) {
       const msg = decodeWAMessage(raw)
       if (msg.message) return msg
     }
-    this.options.log.warn('baileys: quoted message not found, quoting by id only', {
+    this.options.log.warn('baileys: quoted message has no content here, replying without the quote', {
       connectionId: this.connectionId,
       msgId: ref.id,
     })
-    return { key: refToKey(ref), message: { conversation: '' } }
+    return undefined
   }
 
   send(to: ContactRef, content: OutboundContent, options?: SendOptions): Promise<MsgRef> {
     return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
       const jid = sendJid(to)
       const misc: MiscMessageGenerationOptions = {}
-      if (options?.quoted) misc.quoted = await this.quotedMessage(options.quoted)
+      const quoted = options?.quoted ? await this.quotedMessage(options.quoted) : undefined
+      if (quoted) misc.quoted = quoted
       const msg = await this.sendRaw(sock, jid, outboundToBaileys(content), misc)
       return sentRef(msg, jid)
     })
@@ -256,7 +262,7 @@ export class BaileysMessaging {
   forward(to: ContactRef, source: MsgRef, raw: Uint8Array): Promise<MsgRef> {
     return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
       const original = raw.length ? decodeWAMessage(raw) : await this.quotedMessage(source)
-      if (!original.message) throw new AppError('ERR_FETCH_WAPP_MSG', 'nothing to forward')
+      if (!original?.message) throw new AppError('ERR_FETCH_WAPP_MSG', 'nothing to forward')
       original.key = { ...refToKey(source), ...original.key }
       const jid = sendJid(to)
       const msg = await this.sendRaw(sock, jid, { forward: original })
