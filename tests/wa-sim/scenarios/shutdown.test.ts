@@ -3,16 +3,24 @@
  * phone's server was away arrives on reconnect; Baileys decrypts each, acknowledges it to WhatsApp (so WhatsApp
  * never sends it again) and holds the events in its buffer until the burst ends. A graceful stop (a deploy) then
  * must still store every one of them: after the restart each message the customer sent is stored exactly once,
- * in order. Counted by id: the ids the simulator answered for each send against the wids Balcão stored.
+ * in order, with the reactions, edits and revokes the burst carried for them (folded by Baileys's buffer). Counted by id: the ids the simulator answered for each send against the wids Balcão stored.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test'
 import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Balcao, type ScenarioSimulator, startBalcao, startScenarioSimulator } from './balcao'
-import { newCustomer, phoneOffline, rowsByWid, settle, storedWids, watchReceipts } from './inbound'
+import {
+  newCustomer,
+  phoneOffline,
+  reactionsOf,
+  rowsByWid,
+  settle,
+  storedWids,
+  watchReceipts,
+} from './inbound'
 
-const BURST = 200
+const BURST = 1_000
 
 let simulator: ScenarioSimulator
 const running: Balcao[] = []
@@ -28,7 +36,7 @@ afterEach(async () => {
 })
 afterAll(() => simulator.stop())
 
-test(`a graceful stop during a ${BURST}-message offline burst, then a restart: every message stored once, in order`, async () => {
+test(`a graceful stop during a ${BURST}-message offline burst, then a restart: every message stored once, in order, in its final state`, async () => {
   const first = await startBalcao(simulator)
   running.push(first)
   const number = await simulator.newPhone({ refresh: false })
@@ -39,10 +47,30 @@ test(`a graceful stop during a ${BURST}-message offline burst, then a restart: e
   expect(await settle(first, () => rowsByWid(first, sent).length === 1)).toBe(true)
 
   const phone = await phoneOffline(simulator, first, number, id)
-  for (let i = 1; i <= BURST; i++) sent.push(await ana.text(`mensagem ${i}`))
+  const acted: string[] = []
+  const edited = new Map<string, string>()
+  const revoked = new Set<string>()
+  const reacted = new Set<string>()
+  for (let i = 1; i <= BURST; i++) {
+    const id = await ana.text(`mensagem ${i}`)
+    sent.push(id)
+    // every 10th message is reacted to, edited or revoked within the same burst (Baileys folds them)
+    if (i % 10 === 1) {
+      acted.push(await ana.react(id, '👍'))
+      reacted.add(id)
+    }
+    if (i % 10 === 2) {
+      acted.push(await ana.edit(id, `mensagem ${i} (corrigida)`))
+      edited.set(id, `mensagem ${i} (corrigida)`)
+    }
+    if (i % 10 === 3) {
+      acted.push(await ana.revoke(id))
+      revoked.add(id)
+    }
+  }
   await phone.online()
   // Baileys took every stanza in and acknowledged it: WhatsApp will not deliver any of them again.
-  await receipts.all(sent.slice(1))
+  await receipts.all([...sent.slice(1), ...acted])
   await first.stop()
   const database = join(tmpdir(), `balcao-shutdown-${crypto.randomUUID()}.db`)
   first.h.deps.sqlite.run('VACUUM INTO ?', [database])
@@ -61,4 +89,8 @@ test(`a graceful stop during a ${BURST}-message offline burst, then a restart: e
   const doubled = stored.filter((wid, i) => stored.indexOf(wid) !== i)
   expect({ missing: missing.length, doubled: doubled.length }).toEqual({ missing: 0, doubled: 0 })
   expect(stored).toEqual(sent)
+  const rows = new Map(rowsByWid(second, sent).map((r) => [r.wid, r]))
+  for (const [wid, body] of edited) expect(rows.get(wid)).toMatchObject({ body, isEdited: 1 })
+  for (const wid of revoked) expect(rows.get(wid)).toMatchObject({ isDeleted: 1 })
+  for (const wid of reacted) expect(reactionsOf(second, wid)).toEqual(['👍'])
 }, 60_000)
