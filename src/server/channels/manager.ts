@@ -50,8 +50,13 @@ const STARTING_OVER: ConnectionStatus[] = ['OPENING', 'qrcode', 'PAIRING']
  * connection rows in step with their sessions, publishes session changes live and hands every other
  * event to the sink.
  */
+type SessionEntry = { session: ChannelSession; unsubscribe: () => void; stopping?: boolean }
+
+/** A session's own state (not the inbox's business): ignored once the session is stopping. */
+const SESSION_STATE_EVENTS = new Set<ChannelEvent['t']>(['qr', 'pairingCode', 'status'])
+
 export class ChannelManager {
-  private readonly sessions = new Map<number, { session: ChannelSession; unsubscribe: () => void }>()
+  private readonly sessions = new Map<number, SessionEntry>()
   private readonly sinks = new Set<ChannelSink>()
 
   private providers: Promise<ProviderMap> | undefined
@@ -121,8 +126,13 @@ export class ChannelManager {
     let entry = this.sessions.get(row.id)
     if (!entry) {
       const session = provider({ id: row.id, companyId: row.companyId, name: row.name })
-      const unsubscribe = session.on((event) => this.handle(row.id, row.companyId, event))
-      entry = { session, unsubscribe }
+      const created: SessionEntry = { session, unsubscribe: () => {} }
+      created.unsubscribe = session.on((event) =>
+        created.stopping && SESSION_STATE_EVENTS.has(event.t)
+          ? undefined
+          : this.handle(row.id, row.companyId, event),
+      )
+      entry = created
       this.sessions.set(row.id, entry)
     }
     this.update(row.id, {
@@ -141,10 +151,13 @@ export class ChannelManager {
     const entry = this.sessions.get(connectionId)
     if (!entry) return
     this.sessions.delete(connectionId)
-    // Unsubscribe first: a stopping session may report DISCONNECTED, and the row must keep the status it
-    // had, so that the next boot resumes it.
-    entry.unsubscribe()
+    // A stopping session may report DISCONNECTED, and the row must keep the status it had, so that the next
+    // boot resumes it: its state reports are ignored from now on. What it still delivers while it stops (the
+    // messages WhatsApp handed over and Baileys acknowledged, which WhatsApp will not send again) still goes
+    // to the inbox: unsubscribed only once the session stopped.
+    entry.stopping = true
     await entry.session.stop().catch(() => {})
+    entry.unsubscribe()
   }
 
   /** Unlinks from the phone and forgets the credentials; the connection becomes DISCONNECTED. */

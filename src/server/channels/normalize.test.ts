@@ -215,8 +215,11 @@ describe('normalizeBaileysEvents: messages.upsert', () => {
     expect(events[2]?.vcards?.map((v) => v.displayName)).toEqual(['A', 'B'])
   })
 
-  test('protocol messages, reactions, sender keys and empty messages are skipped', () => {
-    const events = inbound([
+  // Changed with issue 20 (defects 5 and 13): a revoke or reaction upserted as a message of its own is read as its
+  // action (Baileys folds the unfolded event away while it buffers), and a message with no content we know is a
+  // placeholder row ("not supported on this device"), never nothing. Sender keys stay silent.
+  test('protocol and reaction messages become their actions; sender keys are skipped; empty messages are unsupported', () => {
+    const messages = [
       fromStanza(
         { from: CUSTOMER, id: 'P1' },
         { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE, key: { id: 'X' } } },
@@ -233,8 +236,72 @@ describe('normalizeBaileysEvents: messages.upsert', () => {
       ),
       fromStanza({ from: CUSTOMER, id: 'P4' }, {}),
       fromStanza({ from: CUSTOMER, id: 'P5' }, { messageContextInfo: { deviceListMetadataVersion: 2 } }),
+    ]
+    const events = normalizeBaileysEvents({ 'messages.upsert': { messages, type: 'notify' } }, makeCtx().ctx)
+    expect(events.map((e) => [e.t, 'ref' in e ? e.ref.id : 'target' in e ? e.target.id : ''])).toEqual([
+      ['message', 'P4'],
+      ['message', 'P5'],
+      ['delete', 'X'],
+      ['reaction', 'X'],
     ])
-    expect(events).toEqual([])
+    expect(events.filter((e) => e.t === 'message').every((e) => e.t === 'message' && e.unsupported)).toBe(
+      true,
+    )
+  })
+
+  test('one message that cannot be normalized never drops the batch: it becomes a not-supported row', () => {
+    const bad = fromStanza({ from: CUSTOMER, id: 'BAD2' }, { conversation: 'x' })
+    Object.defineProperty(bad, 'messageTimestamp', {
+      get() {
+        throw new Error('corrupt')
+      },
+    })
+    const events = inbound([
+      fromStanza({ from: CUSTOMER, id: 'OK1' }, { conversation: 'antes' }),
+      bad,
+      fromStanza({ from: CUSTOMER, id: 'OK2' }, { conversation: 'depois' }),
+    ])
+    expect(events.map((e) => [e.ref.id, e.body, !!e.unsupported])).toEqual([
+      ['OK1', 'antes', false],
+      ['BAD2', '', true],
+      ['OK2', 'depois', false],
+    ])
+  })
+
+  test('folded by the event buffer: a revoked message keeps its id, folded reactions, edits and receipts count', () => {
+    // What Baileys's buffer leaves: the REVOKE assigned over M1 (its key, no content, stub REVOKE) with M1's
+    // reactions; the REVOKE itself; M2 carrying its edit; our own send S1 with a folded read receipt.
+    const revokeKey = { remoteJid: CUSTOMER, fromMe: false, id: 'RV1' }
+    const m1 = fromStanza({ from: CUSTOMER, id: 'RV1' }, {})
+    m1.message = null
+    m1.messageStubType = WAMessageStubType.REVOKE
+    m1.reactions = [{ key: { ...revokeKey, id: 'RC1' }, text: '👍', senderTimestampMs: 1_700_000_000_500 }]
+    const revoke = fromStanza(
+      { from: CUSTOMER, id: 'RV1' },
+      { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE, key: { id: 'M1' } } },
+    )
+    const m2 = fromStanza(
+      { from: CUSTOMER, id: 'M2' },
+      { editedMessage: { message: { conversation: 'quero 3' } } },
+    )
+    const s1 = fromStanza({ from: ME, recipient: CUSTOMER, id: 'S1' }, { conversation: 'saiu' })
+    s1.userReceipt = [{ userJid: CUSTOMER, readTimestamp: 1_700_000_100 }]
+    const events = normalizeBaileysEvents(
+      { 'messages.upsert': { messages: [m1, revoke, m2, s1], type: 'append' } },
+      makeCtx().ctx,
+    )
+    const messages = events.filter((e) => e.t === 'message')
+    expect(messages.map((e) => [e.ref.id, e.body, !!e.deleted, !!e.edited])).toEqual([
+      ['M1', '', true, false],
+      ['M2', 'quero 3', false, true],
+      ['S1', 'saiu', false, false],
+    ])
+    const actions = events.filter((e) => e.t !== 'message')
+    expect(actions.map((e) => [e.t, 'ref' in e ? e.ref.id : 'target' in e ? e.target.id : ''])).toEqual([
+      ['reaction', 'M1'],
+      ['delete', 'M1'],
+      ['ack', 'S1'],
+    ])
   })
 
   test('a CIPHERTEXT stub becomes an undecryptable placeholder', () => {

@@ -6,12 +6,14 @@
 import {
   areJidsSameUser,
   type BaileysEventMap,
+  type BinaryNode,
   type Contact,
   extractMessageContent,
   isJidGroup,
   isJidNewsletter,
   isJidStatusBroadcast,
   isLidUser,
+  jidNormalizedUser,
   normalizeMessageContent,
   proto,
   type WAMessage,
@@ -67,10 +69,23 @@ export function normalizeBaileysEvents(
   const out: ChannelEvent[] = []
   const upsert = events['messages.upsert']
   if (upsert) {
+    // Messages first, then what other messages of the batch say about them (their targets are stored by then).
+    const revoked = revokedTargets(upsert.messages)
+    const unfolded = unfoldedTargets(events)
+    const actions: ChannelEvent[] = []
     for (const msg of upsert.messages) {
-      const event = normalizeWAMessage(msg, ctx, { offline: upsert.type === 'append' })
-      if (event) out.push(event)
+      const offline = upsert.type === 'append'
+      // one message we cannot read never costs the batch: it becomes a "not supported" row, the rest goes on
+      try {
+        const event = normalizeWAMessage(msg, ctx, { offline }) ?? foldedRevoke(msg, revoked, ctx, offline)
+        if (event) out.push(event)
+        actions.push(...messageActions(msg, revoked, ctx, unfolded))
+      } catch {
+        const placeholder = unreadable(msg, ctx, offline)
+        if (placeholder) out.push(placeholder)
+      }
     }
+    out.push(...actions)
   }
   for (const u of events['messages.update'] ?? []) out.push(...normalizeMessageUpdate(u, ctx))
   for (const r of events['message-receipt.update'] ?? []) {
@@ -98,6 +113,12 @@ export function normalizeBaileysEvents(
   const history = events['messaging-history.set']
   for (const m of history?.lidPnMappings ?? []) {
     const e = normalizeLidMapping(m)
+    if (e) out.push(e)
+  }
+  // its contacts carry the same pairs (`lid` / `phoneNumber`), and they are all that is left of them when Baileys
+  // buffered the history: its buffer drops `lidPnMappings` (Utils/event-buffer.js consolidateEvents)
+  for (const c of history?.contacts ?? []) {
+    const e = normalizeContact(c, ctx)
     if (e) out.push(e)
   }
   if (history?.messages?.length) out.push(normalizeHistory(history, ctx))
@@ -195,6 +216,29 @@ const CONTENT_FIELDS = new Set<string>([
   'pollCreationMessageV3',
   ...MEDIA_FIELDS.map((m) => m.field as string),
 ])
+
+/** Fields that carry nothing a person reads (keys, context, headers of what comes as messages of their own). */
+const NOISE_FIELDS = new Set<string>([
+  'messageContextInfo',
+  'senderKeyDistributionMessage',
+  'fastRatchetKeySenderKeyDistributionMessage',
+  'albumMessage',
+  'stickerSyncRmrMessage',
+])
+
+/**
+ * A content that is neither something we show nor an action on another message (reaction, edit, revoke, poll
+ * vote, ...): a type we do not support, or one this protobuf version does not know (decoded empty).
+ */
+function isUnsupported(message: WAMessageContent | null | undefined): boolean {
+  if (!message) return false
+  const inner = extractMessageContent(normalizeMessageContent(message)) ?? message
+  const fields = setFields(inner)
+  if (fields.some((f) => SKIPPED_KINDS.has(f) && f !== 'messageContextInfo')) return false
+  if (fields.some((f) => !NOISE_FIELDS.has(f))) return true
+  // nothing but context: a type this protobuf version does not know (its field was dropped when decoding)
+  return fields.every((f) => f === 'messageContextInfo')
+}
 
 /** Own set fields of a proto message (decoded protobufjs objects keep defaults on the prototype). */
 function setFields(content: proto.IMessage): string[] {
@@ -318,8 +362,15 @@ export function normalizeWAMessage(
   const key = msg.key
   const remoteJid = key?.remoteJid
   if (!key?.id || !remoteJid) return undefined
-  if (isJidStatusBroadcast(remoteJid) || isJidNewsletter(remoteJid) || remoteJid.endsWith('@broadcast'))
-    return undefined
+  if (isJidStatusBroadcast(remoteJid) || isJidNewsletter(remoteJid)) return undefined
+  if (remoteJid.endsWith('@broadcast')) {
+    // A broadcast list's message: the sender's phone shows it in the 1:1 chat with us, and so does the inbox
+    // (a reply goes to that chat). Our own list sends (from the phone) have no one chat: not inbound.
+    if (key.fromMe || !key.participant) return undefined
+    const chatKey: WAMessageKey = { remoteJid: key.participant, fromMe: false, id: key.id }
+    if (key.participantAlt) chatKey.remoteJidAlt = key.participantAlt
+    return normalizeWAMessage({ ...msg, key: chatKey }, ctx, opts)
+  }
   const { chat, sender, isGroup } = parties(key, ctx)
   const base = {
     t: 'message' as const,
@@ -340,7 +391,12 @@ export function normalizeWAMessage(
     return undefined
   }
   const content = unwrapContent(msg.message)
-  if (!content) return undefined
+  if (!content) {
+    // a kind we cannot show (unknown to us, or to this protobuf version): a row saying so, never nothing
+    if (isUnsupported(msg.message))
+      return { ...base, ...pushName, body: '', unsupported: true, raw: encodeWAMessage(msg) }
+    return undefined
+  }
 
   const event: InboundMessage = {
     ...base,
@@ -348,6 +404,7 @@ export function normalizeWAMessage(
     body: contentBody(content),
     raw: encodeWAMessage(msg),
   }
+  if (isFoldedEdit(msg.message)) event.edited = true
   if (key.fromMe) {
     const ack = baileysStatusToAck(msg.status)
     if (ack !== undefined) event.ack = ack
@@ -429,6 +486,200 @@ function defaultMime(kind: MediaKind): string {
     case 'document':
       return 'application/octet-stream'
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// folded events (issue 20, defect 5)
+//
+// While Baileys buffers its events (the offline burst on reconnect, until `<ib><offline>` and a flush), a
+// reaction, receipt, edit or revoke of a message upserted in the same buffer is not emitted on its own: it is
+// folded into that message (Utils/event-buffer.js `append`): reactions into `message.reactions`, receipts into
+// `message.userReceipt`, an edit assigned over `message` (`{editedMessage}`), a revoke assigned over the whole
+// message (`message: null`, stub REVOKE, and the REVOKE's own key). The reaction, edit and revoke stanzas are
+// upserted in the same batch as messages of their own, so they are read here too: each becomes the event it
+// would have been unfolded. The inbox applies them idempotently (same emoji, same body, already deleted: no-op).
+
+/**
+ * The targets of the batch's own (unfolded) edit, revoke and reaction events: a protocol or reaction message
+ * upserted with them says the same thing again, so it is not read twice.
+ */
+function unfoldedTargets(events: Partial<BaileysEventMap>): Set<string> {
+  const out = new Set<string>()
+  for (const { key, update } of events['messages.update'] ?? []) {
+    if (!key?.id) continue
+    if (update.message?.editedMessage) out.add(`edit:${key.id}`)
+    if (update.messageStubType === StubType.REVOKE) out.add(`delete:${key.id}`)
+  }
+  for (const { key, reaction } of events['messages.reaction'] ?? [])
+    if (key?.id && reaction?.key?.id) out.add(`reaction:${key.id}:${reaction.key.id}`)
+  return out
+}
+
+/** A message that failed to normalize, as a "not supported" placeholder when its key still says where it goes. */
+function unreadable(msg: WAMessage, ctx: NormalizeContext, offline: boolean): InboundMessage | undefined {
+  try {
+    const key = msg.key
+    if (!key?.id || !key.remoteJid || key.remoteJid.endsWith('@broadcast') || isJidNewsletter(key.remoteJid))
+      return undefined
+    const { chat, sender, isGroup } = parties(key, ctx)
+    return {
+      t: 'message',
+      ref: keyToRef(key),
+      chat,
+      sender,
+      timestamp: (ctx.now ?? Date.now)(),
+      isGroup,
+      offline: offline || !!key.fromMe,
+      body: '',
+      unsupported: true,
+    }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A message WhatsApp keeps from linked devices (`<unavailable type="view_once_unavailable_fanout"/>`: a view-once
+ * message, to be opened on the phone). Baileys acknowledges it and emits nothing (Socket/messages-recv.js, the
+ * NO_MESSAGE_FOUND branch), so the session reads the stanza itself: a "not supported" row, open it on the phone.
+ */
+export function normalizeUnavailable(node: BinaryNode, ctx: NormalizeContext): InboundMessage | undefined {
+  const { attrs } = node
+  const unavailable = Array.isArray(node.content)
+    ? node.content.find((child) => child.tag === 'unavailable')
+    : undefined
+  if (unavailable?.attrs.type !== 'view_once_unavailable_fanout' || !attrs.id || !attrs.from) return undefined
+  const from = jidNormalizedUser(attrs.from)
+  if (!from || isJidStatusBroadcast(from) || isJidNewsletter(from) || from.endsWith('@broadcast'))
+    return undefined
+  const key: WAMessageKey = { remoteJid: from, fromMe: isMe(from, ctx), id: attrs.id }
+  if (isJidGroup(from)) {
+    if (attrs.participant) key.participant = jidNormalizedUser(attrs.participant)
+    const alt = attrs.participant_pn ?? attrs.participant_lid
+    if (alt) key.participantAlt = jidNormalizedUser(alt)
+  } else {
+    const alt = attrs.sender_pn ?? attrs.sender_lid
+    if (alt) key.remoteJidAlt = jidNormalizedUser(alt)
+  }
+  const { chat, sender, isGroup } = parties(key, ctx)
+  const event: InboundMessage = {
+    t: 'message',
+    ref: keyToRef(key),
+    chat,
+    sender,
+    timestamp: secondsToMs(Number(attrs.t), ctx),
+    isGroup,
+    offline: !!attrs.offline || !!key.fromMe,
+    body: '',
+    unsupported: true,
+  }
+  if (attrs.notify && !key.fromMe) event.pushName = attrs.notify
+  return event
+}
+
+/** REVOKE protocol messages of a batch: the revoke's id -> the key of the message it revokes (our view). */
+function revokedTargets(messages: WAMessage[]): Map<string, WAMessageKey> {
+  const out = new Map<string, WAMessageKey>()
+  for (const msg of messages) {
+    const protocol = normalizeMessageContent(msg.message)?.protocolMessage
+    if (protocol?.type === proto.Message.ProtocolMessage.Type.REVOKE && protocol.key?.id && msg.key?.id)
+      out.set(msg.key.id, { ...msg.key, id: protocol.key.id })
+  }
+  return out
+}
+
+/**
+ * A message revoked in the same buffer: Baileys folded the REVOKE over it (content gone, the key now the
+ * REVOKE's). It is still a message the customer sent: a deleted row under its own id.
+ */
+function foldedRevoke(
+  msg: WAMessage,
+  revoked: Map<string, WAMessageKey>,
+  ctx: NormalizeContext,
+  offline: boolean,
+): InboundMessage | undefined {
+  if (msg.message || msg.messageStubType !== StubType.REVOKE || !msg.key?.id) return undefined
+  const key = revoked.get(msg.key.id)
+  if (!key?.id || !key.remoteJid) return undefined
+  if (
+    isJidStatusBroadcast(key.remoteJid) ||
+    isJidNewsletter(key.remoteJid) ||
+    key.remoteJid.endsWith('@broadcast')
+  )
+    return undefined
+  const { chat, sender, isGroup } = parties(key, ctx)
+  const event: InboundMessage = {
+    t: 'message',
+    ref: keyToRef(key),
+    chat,
+    sender,
+    timestamp: secondsToMs(msg.messageTimestamp, ctx),
+    isGroup,
+    offline: offline || !!key.fromMe,
+    body: '',
+    deleted: true,
+  }
+  if (!key.fromMe && msg.pushName) event.pushName = msg.pushName
+  return event
+}
+
+/**
+ * What an upserted message says about messages (itself included): a reaction, edit or revoke stanza about its
+ * target; reactions and receipts folded into it.
+ */
+function messageActions(
+  msg: WAMessage,
+  revoked: Map<string, WAMessageKey>,
+  ctx: NormalizeContext,
+  unfolded: Set<string>,
+): ChannelEvent[] {
+  const out: ChannelEvent[] = []
+  const key = msg.key
+  if (!key?.id || !key.remoteJid) return out
+  const content = normalizeMessageContent(msg.message)
+  const reaction = content?.reactionMessage
+  if (reaction?.key?.id && !unfolded.has(`reaction:${reaction.key.id}:${key.id}`)) {
+    const e = normalizeReaction({ key: reaction.key, reaction: { ...reaction, key } }, ctx)
+    if (e) out.push(e)
+  }
+  const protocol = content?.protocolMessage
+  if (protocol?.key?.id) {
+    const target = keyToRef({ ...key, id: protocol.key.id })
+    const { REVOKE, MESSAGE_EDIT } = proto.Message.ProtocolMessage.Type
+    if (protocol.type === REVOKE && !unfolded.has(`delete:${target.id}`))
+      out.push({ t: 'delete', ref: target })
+    else if (protocol.type === MESSAGE_EDIT && protocol.editedMessage && !unfolded.has(`edit:${target.id}`)) {
+      const ms = num(protocol.timestampMs)
+      out.push({
+        t: 'edit',
+        ref: target,
+        body: contentBody(normalizeMessageContent(protocol.editedMessage) ?? protocol.editedMessage),
+        timestamp: ms > 0 ? ms : secondsToMs(msg.messageTimestamp, ctx),
+      })
+    }
+  }
+  const own = foldedRevokeKey(msg, revoked) ?? key
+  for (const folded of msg.reactions ?? []) {
+    const e = normalizeReaction({ key: own, reaction: folded }, ctx)
+    if (e) out.push(e)
+  }
+  for (const receipt of msg.userReceipt ?? []) {
+    const e = normalizeReceipt({ key: own, receipt })
+    if (e) out.push(e)
+  }
+  return out
+}
+
+/** A revoke folded over a message leaves the REVOKE's key on it: the message's own key, from the batch. */
+function foldedRevokeKey(msg: WAMessage, revoked: Map<string, WAMessageKey>): WAMessageKey | undefined {
+  if (msg.message || msg.messageStubType !== StubType.REVOKE || !msg.key?.id) return undefined
+  return revoked.get(msg.key.id)
+}
+
+/** A folded edit: Baileys assigned `{editedMessage: {message}}` (the new content) over the message. */
+function isFoldedEdit(message: WAMessageContent | null | undefined): boolean {
+  const inner = message?.editedMessage?.message
+  return !!inner && !normalizeMessageContent(inner)?.protocolMessage
 }
 
 // ---------------------------------------------------------------------------------------------------------

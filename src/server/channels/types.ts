@@ -51,6 +51,12 @@ export type InboundMessage = {
   quoted?: MsgRef
   location?: { latitude: number; longitude: number; name?: string; address?: string }
   vcards?: { displayName: string; vcard: string }[]
+  /** Edited before we stored it (an edit folded into the message by Baileys's buffer): the body is the new one. */
+  edited?: boolean
+  /** Deleted for everyone before we stored it (a revoke folded into it): its content is gone. */
+  deleted?: boolean
+  /** A kind of message Balcão cannot show (an unknown or unsupported type): stored as a placeholder row. */
+  unsupported?: boolean
   /** A decryption failure placeholder: a later message with the same id replaces it. */
   undecryptable?: boolean
   /** The raw provider message (Baileys: WebMessageInfo encoded with proto), for quoting and retries. */

@@ -6,6 +6,7 @@
 import {
   type AnyMessageContent,
   type BaileysEventMap,
+  type BinaryNode,
   downloadMediaMessage,
   isLidUser,
   type MiscMessageGenerationOptions,
@@ -21,6 +22,7 @@ import {
   encodeWAMessage,
   type NormalizeContext,
   normalizeBaileysEvents,
+  normalizeUnavailable,
   refToKey,
 } from '../normalize'
 import type { ChannelEvent, ContactRef, MsgRef, OutboundContent, SendOptions } from '../types'
@@ -65,15 +67,7 @@ export class BaileysMessaging {
 
   /** One batch of a socket's events: what carries messages, contacts or calls goes out normalized. */
   async handleEvents(sock: SocketLike, events: Partial<BaileysEventMap>): Promise<void> {
-    const upsert = events['messages.upsert']
-    let batch = events
-    if (upsert) {
-      // our own sends come back as `append` echoes: already known, not inbound
-      const messages = upsert.messages.filter(
-        (m) => !(m.key.fromMe && m.key.id && this.sentIds.has(m.key.id)),
-      )
-      batch = { ...events, 'messages.upsert': { ...upsert, messages } }
-    }
+    const batch = events
     const relevant =
       batch['messages.upsert']?.messages.length ||
       batch['messages.update'] ||
@@ -83,6 +77,7 @@ export class BaileysMessaging {
       batch['contacts.update'] ||
       batch['lid-mapping.update'] ||
       batch['messaging-history.set']?.lidPnMappings?.length ||
+      batch['messaging-history.set']?.contacts?.length ||
       batch['messaging-history.set']?.messages?.length ||
       batch['messaging-history.status'] ||
       batch.call?.length
@@ -96,10 +91,29 @@ export class BaileysMessaging {
     const me = sock.user
     if (me?.id) ctx.meJid = me.id
     if (me?.lid) ctx.meLid = me.lid
-    for (const event of normalizeBaileysEvents(batch, ctx)) {
+    for (const normalized of normalizeBaileysEvents(batch, ctx)) {
+      let event: ChannelEvent = normalized
+      if (event.t === 'message' && event.ref.fromMe && this.sentIds.has(event.ref.id)) {
+        // our own send echoing back (`append`): already stored, not inbound; a receipt folded into the echo
+        // while Baileys buffered (delivered, read: its status) is still news
+        if (event.ack === undefined || event.ack < 2) continue
+        event = { t: 'ack', ref: event.ref, ack: event.ack }
+      }
       if (event.t === 'message' && event.raw && !event.undecryptable) this.recent.set(event.ref.id, event.raw)
       await this.link.emit(event)
     }
+  }
+
+  /** A message stanza WhatsApp withheld from linked devices (view once): a placeholder row (normalize.ts). */
+  async handleUnavailable(sock: SocketLike, node: BinaryNode): Promise<void> {
+    const ctx: NormalizeContext = {
+      download: (msg) => this.download(msg, sock),
+      now: () => this.options.clock.now(),
+    }
+    if (sock.user?.id) ctx.meJid = sock.user.id
+    if (sock.user?.lid) ctx.meLid = sock.user.lid
+    const event = normalizeUnavailable(node, ctx)
+    if (event) await this.link.emit(event)
   }
 
   /** PNs of the LIDs in a batch that carry no alternative JID, from Baileys' LID mapping store. */
@@ -198,24 +212,30 @@ export class BaileysMessaging {
     return msg
   }
 
-  private async quotedMessage(ref: MsgRef): Promise<WAMessage> {
+  /**
+   * The message a reply quotes, as stored; undefined when Balcão holds no content for it (never seen, or a
+   * placeholder such as "waiting for this message"): the reply then goes without a quote, since a quote by id
+   * alone shows the customer an empty bubble (issue 20, defect 14).
+   */
+  private async quotedMessage(ref: MsgRef): Promise<WAMessage | undefined> {
     const raw = await this.loadRaw(ref.id)
     if (raw) {
       const msg = decodeWAMessage(raw)
       if (msg.message) return msg
     }
-    this.options.log.warn('baileys: quoted message not found, quoting by id only', {
+    this.options.log.warn('baileys: quoted message has no content here, replying without the quote', {
       connectionId: this.connectionId,
       msgId: ref.id,
     })
-    return { key: refToKey(ref), message: { conversation: '' } }
+    return undefined
   }
 
   send(to: ContactRef, content: OutboundContent, options?: SendOptions): Promise<MsgRef> {
     return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
       const jid = sendJid(to)
       const misc: MiscMessageGenerationOptions = {}
-      if (options?.quoted) misc.quoted = await this.quotedMessage(options.quoted)
+      const quoted = options?.quoted ? await this.quotedMessage(options.quoted) : undefined
+      if (quoted) misc.quoted = quoted
       const msg = await this.sendRaw(sock, jid, outboundToBaileys(content), misc)
       return sentRef(msg, jid)
     })
@@ -242,7 +262,7 @@ export class BaileysMessaging {
   forward(to: ContactRef, source: MsgRef, raw: Uint8Array): Promise<MsgRef> {
     return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
       const original = raw.length ? decodeWAMessage(raw) : await this.quotedMessage(source)
-      if (!original.message) throw new AppError('ERR_FETCH_WAPP_MSG', 'nothing to forward')
+      if (!original?.message) throw new AppError('ERR_FETCH_WAPP_MSG', 'nothing to forward')
       original.key = { ...refToKey(source), ...original.key }
       const jid = sendJid(to)
       const msg = await this.sendRaw(sock, jid, { forward: original })

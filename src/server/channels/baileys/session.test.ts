@@ -435,6 +435,28 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     expect(u.f.sockets).toHaveLength(1)
   })
 
+  test('stop hands over what Baileys still buffers before the socket ends (issue 20, defect 4)', async () => {
+    const t = await connected()
+    const sock = t.f.current
+    // an offline burst Baileys took in (and acknowledged) but still holds in its buffer
+    sock.ev.buffer()
+    sock.ev.emit('messages.upsert', {
+      type: 'append',
+      messages: [
+        {
+          key: { remoteJid: CUSTOMER, fromMe: false, id: 'BUF1' },
+          message: { conversation: 'guardada' },
+          messageTimestamp: 1_700_000_000,
+        },
+      ],
+    })
+    await settle()
+    expect(t.messages()).toEqual([])
+    await t.session.stop()
+    expect(t.messages().map((m) => [m.ref.id, m.body])).toEqual([['BUF1', 'guardada']])
+    expect(sock.closed).toBe(true)
+  })
+
   test('logout unlinks and wipes the credentials', async () => {
     const t = await connected()
     const sock = t.f.current

@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto'
 import {
   type BaileysEventMap,
+  type BinaryNode,
   type CacheStore,
   DEFAULT_CONNECTION_CONFIG,
   isJidNewsletter,
@@ -245,10 +246,18 @@ export class BaileysChannelSession implements ChannelSession {
 
   async stop(): Promise<void> {
     const wasRunning = this.running
-    this.halt()
     const sock = this.sock
+    // What Baileys already took in was acknowledged to WhatsApp, which will not send it again: its buffered
+    // events (held until the offline burst ends) are flushed and the inbound chain drained before the socket
+    // ends (issue 20, defect 4).
+    if (sock) {
+      flushEvents(sock)
+      await this.drainInbound()
+    }
+    this.halt()
     this.sock = undefined
     if (sock) await sock.end(undefined).catch(() => {})
+    await this.drainInbound()
     this.rejectPairing(new AppError('ERR_WAPP_NOT_INITIALIZED', 'session stopped'))
     if (wasRunning || this._status !== 'DISCONNECTED')
       await this.setStatus('DISCONNECTED', { detail: 'stopped' })
@@ -281,6 +290,15 @@ export class BaileysChannelSession implements ChannelSession {
     return code
   }
 
+  /** Resolves once every batch handed to the inbound chain so far (and any it led to) was handled. */
+  private async drainInbound(): Promise<void> {
+    let chain: Promise<void>
+    do {
+      chain = this.inboundChain
+      await chain
+    } while (chain !== this.inboundChain)
+  }
+
   /** Stops timers and marks every current socket as retired. */
   private halt(): void {
     this.running = false
@@ -308,6 +326,9 @@ export class BaileysChannelSession implements ChannelSession {
     const gen = ++this.generation
     const old = this.sock
     this.sock = undefined
+    // the old socket's buffered events go into the inbound chain before it ends (a retired socket's messages
+    // are still handled); not awaited: a restart may be decided from inside that chain
+    if (old) flushEvents(old)
     if (old) await old.end(undefined).catch(() => {})
     if (this._status !== 'OPENING') await this.setStatus('OPENING')
     let auth: AuthHandle
@@ -362,6 +383,19 @@ export class BaileysChannelSession implements ChannelSession {
     sock.ws?.on('frame', () => {
       if (gen === this.generation) this.lastActivity = this.options.clock.now()
     })
+    // view-once messages reach linked devices as `<unavailable>` stanzas Baileys acknowledges and drops: the
+    // inbox still shows a row (in the inbound chain, so in order with the rest)
+    sock.ws?.on('CB:message,,unavailable', (...args: unknown[]) => {
+      const node = args[0] as BinaryNode
+      this.inboundChain = this.inboundChain
+        .then(() => this.messaging.handleUnavailable(sock, node))
+        .catch((err: Error) =>
+          this.options.log.error('baileys: unavailable message failed', {
+            connectionId: this.connectionId,
+            error: err.message,
+          }),
+        )
+    })
     sock.ws?.on('CB:notification,type:companion_reg_refresh', () => {
       if (gen === this.generation) void this.refreshRegistration(sock, gen)
     })
@@ -389,7 +423,7 @@ export class BaileysChannelSession implements ChannelSession {
   private async handleEvents(sock: SocketLike, gen: number, events: Partial<BaileysEventMap>): Promise<void> {
     const update = events['connection.update']
     if (update && gen === this.generation) await this.handleConnection(sock, gen, update)
-    if (!this.running) return
+    // messages go on after a stop: WhatsApp handed them over and Baileys acknowledged them (stop drains them)
     await this.messaging.handleEvents(sock, events)
   }
 
@@ -714,5 +748,14 @@ export class BaileysChannelSession implements ChannelSession {
 
   reuploadMedia(raw: Uint8Array): Promise<Uint8Array> {
     return this.messaging.reuploadMedia(raw)
+  }
+}
+
+/** Hands Baileys's buffered events over now (its buffer holds them until the offline burst ends). */
+function flushEvents(sock: SocketLike): void {
+  try {
+    sock.ev.flush()
+  } catch {
+    // a socket that already ended has nothing buffered
   }
 }

@@ -3,6 +3,7 @@ import type { MessageDto, TicketDto } from '../../../shared/api'
 import { decodeWAMessage } from '../../channels/normalize'
 import { storedMessages } from '../../channels/providers'
 import { createHarness } from '../../test/harness'
+import { PLACEHOLDER_BODIES } from './store'
 import { count, messagesOf, sandboxHarness, textMessage, ticketsOf } from './testing'
 
 const CUSTOMER = '5511988887777'
@@ -160,7 +161,9 @@ describe('inbound messages', () => {
     expect(messagesOf(h)).toHaveLength(2)
   })
 
-  test('an undecryptable placeholder is not stored; the real message with that id is', async () => {
+  // Changed with issue 20 (defect 13): the placeholder is a row the attendant sees ("waiting for this message"),
+  // which the real message replaces in place.
+  test('an undecryptable placeholder is a waiting row; the real message with that id replaces it in place', async () => {
     const h = await createHarness()
     const conn = h.makeConnection(h.a.id)
     await h.deps.channels.start(conn)
@@ -168,8 +171,14 @@ describe('inbound messages', () => {
     await session.emit({ t: 'status', status: 'CONNECTED' })
     const msg = textMessage({ from: CUSTOMER, text: '' })
     await session.emit({ ...msg, undecryptable: true })
-    expect(count(h, 'messages')).toBe(0)
+    const [waiting] = messagesOf(h)
+    expect(waiting?.body).toBe(PLACEHOLDER_BODIES.waiting)
+    await session.emit({ ...msg, undecryptable: true })
     await session.emit({ ...msg, body: 'agora sim' })
+    const rows = messagesOf(h)
+    expect(rows.map((m) => m.body)).toEqual(['agora sim'])
+    expect(rows[0]?.id).toBe(waiting?.id)
+    await session.emit({ ...msg, body: 'de novo' })
     expect(messagesOf(h).map((m) => m.body)).toEqual(['agora sim'])
   })
 

@@ -318,8 +318,12 @@ export class Inbound {
   private publishStored(tx: Database, events: EventBuffer, stored: StoredMessage) {
     const [ticket] = loadTicketDtos(tx, [stored.ticketId])
     if (!ticket) return
-    const [message] = loadMessageDtos(this.deps, [stored.messageId])
     publishTicket(events, ticket)
+    if (stored.replaced) {
+      this.publishTouched(tx, events, [{ ticketId: stored.ticketId, messageId: stored.messageId }])
+      return
+    }
+    const [message] = loadMessageDtos(this.deps, [stored.messageId])
     if (message) publishMessage(events, ticket, message, 'create')
     this.publishTouched(tx, events, stored.touched)
   }
@@ -348,6 +352,10 @@ export class Inbound {
         published.add(ticket.id)
         publishTicket(events, ticket)
       }
+      if (s.replaced) {
+        touched.push({ ticketId: s.ticketId, messageId: s.messageId })
+        continue
+      }
       const message = messages.get(s.messageId)
       if (message) publishMessage(events, ticket, message, 'create')
       touched.push(...s.touched)
@@ -365,7 +373,10 @@ export class Inbound {
     this.indexer.kick()
     if (stored.hasMedia) this.media.enqueue(stored.messageId, imported ? undefined : event.media?.download)
     if (!imported) {
-      this.pictures.maybeRefresh(stored.contactId, conn.id, stored.contactCreated, stored.pictureCheckedAt)
+      if (!stored.replaced)
+        this.pictures.maybeRefresh(stored.contactId, conn.id, stored.contactCreated, stored.pictureCheckedAt)
+      // a placeholder is not something to answer (the chatbot hears the message when it arrives)
+      if (event.undecryptable || event.unsupported) return
       for (const listener of this.listeners) listener(conn, event, stored)
     }
   }

@@ -42,6 +42,8 @@ export type StoredMessage = {
   /** Messages changed by pending reactions/edits/quotes applied to this one (besides itself). */
   touched: { ticketId: number; messageId: number }[]
   hasMedia: boolean
+  /** An existing `waiting` row became this message (published as an update, not a new message). */
+  replaced?: boolean
 }
 
 export type Skipped = 'duplicate' | 'group' | 'undecryptable' | 'empty'
@@ -86,6 +88,24 @@ export function messageIdByWid(sqlite: Database, companyId: number, wid: string)
   )
 }
 
+/**
+ * What an attendant sees instead of a message Balcão cannot show (issue 20, defect 13: nothing is dropped
+ * silently), in the inbox's default language; `provider_data.placeholder` names the kind, so the page may show it
+ * in the reader's language. A `waiting` row is replaced in place when the message arrives again (the sender's
+ * phone resends it after Baileys's retry receipt).
+ */
+export const PLACEHOLDER_BODIES = {
+  waiting: 'Aguardando esta mensagem. Isso pode levar alguns instantes.',
+  unsupported: 'Mensagem não suportada neste dispositivo. Veja no celular.',
+} as const
+export type Placeholder = keyof typeof PLACEHOLDER_BODIES
+
+function placeholderOf(event: InboundMessage): Placeholder | undefined {
+  if (event.undecryptable) return 'waiting'
+  if (event.unsupported) return 'unsupported'
+  return undefined
+}
+
 /** What the row shows: type, body, file name and the provider data kept for later. */
 function contentOf(event: InboundMessage) {
   let mediaType: MediaType = 'chat'
@@ -93,7 +113,11 @@ function contentOf(event: InboundMessage) {
   const data: Record<string, unknown> = {}
   if (event.raw) data.raw = Buffer.from(event.raw).toString('base64')
   let mediaName: string | null = null
-  if (event.media) {
+  const placeholder = placeholderOf(event)
+  if (placeholder) {
+    data.placeholder = placeholder
+    body = PLACEHOLDER_BODIES[placeholder]
+  } else if (event.media) {
     mediaType = MEDIA_TYPES[event.media.kind]
     mediaName = cleanFileName(
       event.media.fileName,
@@ -125,10 +149,88 @@ function previewOf(event: InboundMessage, body: string, mediaType: MediaType): s
   return body || event.media?.fileName || ''
 }
 
+/**
+ * The message a `waiting` row stood for arrived (the resend after a retry receipt): the row becomes it, in place
+ * (same id, same place in the conversation), and the ticket's preview follows when it is the newest.
+ */
+function replaceWaiting(
+  sqlite: Database,
+  messageId: number,
+  event: InboundMessage,
+  conn: ConnectionRef,
+  now: number,
+): StoredMessage | undefined {
+  const row = sqlite
+    .query<{ ticketId: number; contactId: number | null; providerData: string | null }, [number]>(
+      'SELECT ticket_id AS ticketId, contact_id AS contactId, provider_data AS providerData FROM messages WHERE id = ?',
+    )
+    .get(messageId)
+  if (!row?.providerData) return undefined
+  let placeholder: unknown
+  try {
+    placeholder = (JSON.parse(row.providerData) as { placeholder?: unknown }).placeholder
+  } catch {
+    return undefined
+  }
+  if (placeholder !== 'waiting') return undefined
+  const quotedMsgId = event.quoted ? (messageIdByWid(sqlite, conn.companyId, event.quoted.id) ?? null) : null
+  const { mediaType, body, mediaName, providerData } = contentOf(event)
+  sqlite
+    .query(
+      `UPDATE messages SET body = ?, media_type = ?, media_state = ?, media_name = ?, media_mime = ?,
+              media_size = ?, ptt = ?, quoted_msg_id = ?, provider_data = ?, is_edited = ?, is_deleted = ?,
+              updated_at = ?
+        WHERE id = ?`,
+    )
+    .run(
+      body,
+      mediaType,
+      event.media ? 'pending' : 'none',
+      mediaName,
+      event.media?.mimetype ?? null,
+      event.media?.size ?? null,
+      event.media?.ptt ? 1 : 0,
+      quotedMsgId,
+      providerData,
+      event.edited ? 1 : 0,
+      event.deleted ? 1 : 0,
+      now,
+      messageId,
+    )
+  const newest = sqlite
+    .query<{ id: number }, [number]>(
+      'SELECT id FROM messages WHERE ticket_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+    )
+    .get(row.ticketId)
+  if (newest?.id === messageId)
+    sqlite
+      .query('UPDATE tickets SET last_message = ? WHERE id = ?')
+      .run(previewOf(event, body, mediaType), row.ticketId)
+  if (event.media) {
+    sqlite
+      .query(
+        `INSERT INTO media_downloads (message_id, company_id, whatsapp_id, attempts, next_attempt_at, updated_at)
+         VALUES (?, ?, ?, 0, ?, ?)`,
+      )
+      .run(messageId, conn.companyId, conn.id, now, now)
+  }
+  return {
+    messageId,
+    ticketId: row.ticketId,
+    contactId: row.contactId ?? 0,
+    contactCreated: false,
+    pictureCheckedAt: null,
+    ticketCreated: false,
+    touched: [],
+    hasMedia: !!event.media,
+    replaced: true,
+  }
+}
+
 const INSERT_SQL = `INSERT INTO messages (company_id, ticket_id, contact_id, wid, remote_jid, participant,
   participant_name, from_me, body, media_type, media_state, media_name, media_mime, media_size, ptt, ack, read,
-  quoted_msg_id, provider_data, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  quoted_msg_id, provider_data, is_edited, is_deleted, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 /**
  * Stores one inbound message (see the file's comment). Returns what it did, or why it did nothing.
@@ -146,9 +248,12 @@ export function storeInboundMessage(
 ): StoredMessage | Skipped {
   const { sqlite } = deps
   const companyId = conn.companyId
-  if (event.undecryptable) return 'undecryptable'
   if (!event.ref.id) return 'empty'
-  if (messageIdByWid(sqlite, companyId, event.ref.id) !== undefined) return 'duplicate'
+  const existing = messageIdByWid(sqlite, companyId, event.ref.id)
+  if (existing !== undefined) {
+    if (event.undecryptable) return 'duplicate'
+    return replaceWaiting(sqlite, existing, event, conn, now) ?? 'duplicate'
+  }
   // history's groups were chosen by importOldMessagesGroups (history.ts)
   if (event.isGroup && origin !== 'history' && !groupsAllowed(sqlite, companyId, conn.id)) return 'group'
 
@@ -206,6 +311,8 @@ export function storeInboundMessage(
     fromMe || origin === 'history' ? 1 : 0,
     quotedMsgId,
     providerData,
+    event.edited ? 1 : 0,
+    event.deleted ? 1 : 0,
     at,
     now,
   )
