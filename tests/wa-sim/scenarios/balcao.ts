@@ -84,7 +84,7 @@ export async function startBalcao(simulator: ScenarioSimulator, options: BalcaoO
     log: silentLogger,
     clock: h.clock,
     db: { db: h.db, sqlite: h.deps.sqlite, clock: h.clock },
-    messageStore: storedMessages(h.deps.sqlite),
+    messageStore: storedMessages(h.deps.sqlite, h.clock),
     waWebSocketUrl: simulator.target.url,
     fetchVersion: null,
     version: DEFAULT_CONNECTION_CONFIG.version,

@@ -194,7 +194,18 @@ export class BaileysMessaging {
     const msg = await sock.sendMessage(jid, content, options)
     if (!msg?.key.id) throw new AppError('ERR_SENDING_WAPP_MSG', 'no message returned')
     this.sentIds.set(msg.key.id, true)
-    this.recent.set(msg.key.id, encodeWAMessage(msg))
+    const raw = encodeWAMessage(msg)
+    this.recent.set(msg.key.id, raw)
+    try {
+      this.options.messageStore?.keepSent?.(this.connectionId, msg.key.id, raw)
+    } catch (err) {
+      // The message went out: failing the send now would only make someone send it twice.
+      this.options.log.warn('baileys: could not keep a sent message for retries', {
+        connectionId: this.connectionId,
+        msgId: msg.key.id,
+        error: (err as Error).message,
+      })
+    }
     return msg
   }
 

@@ -55,7 +55,14 @@ export type AuthHandle = {
 }
 
 /** Raw messages (proto.WebMessageInfo bytes) by id: for getMessage (retries), quoting and forwarding. */
-export type MessageStore = { load(connectionId: number, msgId: string): Promise<Uint8Array | undefined> }
+export type MessageStore = {
+  load(connectionId: number, msgId: string): Promise<Uint8Array | undefined>
+  /**
+   * Keeps what the session just sent (its encoded WAMessage), durably and at once: a recipient's retry receipt
+   * may come after a restart, and `getMessage` must still find it.
+   */
+  keepSent?(connectionId: number, msgId: string, raw: Uint8Array): void
+}
 
 /** A small LRU (Map insertion order); also a Baileys CacheStore. */
 export class Lru<V> implements CacheStore {
