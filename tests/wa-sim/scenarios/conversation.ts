@@ -14,7 +14,10 @@ type MessageRow = {
   ack: number
 }
 
-/** Resolves once `check` answers a value, re-checked on every live event Balcão publishes. */
+/**
+ * Resolves once `check` answers a value, re-checked on every live event Balcão publishes and every 20 ms (for
+ * state that publishes nothing, such as the door's restriction).
+ */
 export function untilValue<T>(b: Balcao, check: () => T | undefined, what: string, ms = 8_000): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let settled = false
@@ -22,6 +25,7 @@ export function untilValue<T>(b: Balcao, check: () => T | undefined, what: strin
       if (settled) return
       settled = true
       clearTimeout(timer)
+      clearInterval(poll)
       untap()
       if (error) reject(error)
       else resolve(value as T)
@@ -31,6 +35,7 @@ export function untilValue<T>(b: Balcao, check: () => T | undefined, what: strin
       if (value !== undefined) finish(value)
     }
     const untap = b.h.deps.hub.tap(probe)
+    const poll = setInterval(probe, 20)
     const timer = setTimeout(() => finish(undefined, new Error(`timed out waiting for ${what}`)), ms)
     probe()
   })

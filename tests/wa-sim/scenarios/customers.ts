@@ -6,6 +6,7 @@
  * (sim/core adds control routes for customers; this helper is what the scenarios use until they are merged.)
  */
 import type { BinaryNode } from '@whiskeysockets/baileys'
+import type { CompanionConnection } from '../server'
 import {
   AccountDirectory,
   CustomerDevice,
@@ -30,14 +31,20 @@ export function wireCustomers(simulator: ScenarioSimulator) {
   const devices: CustomerDevice[] = []
   const relayed: RelayedMessage[] = []
   const waiters: { match: (m: RelayedMessage) => boolean; resolve: (m: RelayedMessage) => void }[] = []
-  /** Message ids the server rejects, with the error code of its ack. */
-  const rejections: { match: (out: OutboundMessage) => boolean; error: number }[] = []
+  /** What the server answers with an error ack (its code), or holds without an ack (`error` null). */
+  const rejections: { match: (out: OutboundMessage) => boolean; error: number | null }[] = []
+  const held: { connection: CompanionConnection; out: OutboundMessage }[] = []
+  /** Usync queries that cut the companion's connection instead of being answered. */
+  let cutOnUsync: ((node: BinaryNode) => boolean) | undefined
 
-  sim.iq.on(
-    'usync',
-    'get',
-    ({ node }) => usyncResultNode(node, directory, { t: now() }).content as BinaryNode[],
-  )
+  sim.iq.on('usync', 'get', ({ connection, node }) => {
+    if (cutOnUsync?.(node)) {
+      cutOnUsync = undefined
+      connection.close()
+      return undefined
+    }
+    return usyncResultNode(node, directory, { t: now() }).content as BinaryNode[]
+  })
   sim.iq.on(
     'encrypt',
     'get',
@@ -64,7 +71,8 @@ export function wireCustomers(simulator: ScenarioSimulator) {
     }
     const rejection = rejections.find((r) => r.match(out))
     if (!rejection) return undefined
-    connection.send(messageAckNode(out, { t: now(), error: rejection.error }))
+    if (rejection.error === null) held.push({ connection, out })
+    else connection.send(messageAckNode(out, { t: now(), error: rejection.error }))
     return 'acked'
   })
 
@@ -87,9 +95,24 @@ export function wireCustomers(simulator: ScenarioSimulator) {
     directory,
     relayed,
     relay,
-    /** From now on the server answers messages `match` accepts with an error ack carrying `error`. */
-    reject(match: (out: OutboundMessage) => boolean, error: number) {
-      rejections.push({ match, error })
+    /**
+     * From now on the server answers messages `match` accepts with an error ack carrying `error`, or (null)
+     * holds their ack. Answers the undo.
+     */
+    reject(match: (out: OutboundMessage) => boolean, error: number | null) {
+      const rule = { match, error }
+      rejections.push(rule)
+      return () => {
+        rejections.splice(rejections.indexOf(rule), 1)
+      }
+    },
+    /** Sends the server's (normal) ack of every message whose ack was held. */
+    releaseAcks() {
+      for (const { connection, out } of held.splice(0)) connection.send(messageAckNode(out, { t: now() }))
+    },
+    /** The next usync query `match` accepts cuts the companion's connection instead of being answered. */
+    cutOnNextUsync(match: (node: BinaryNode) => boolean = () => true) {
+      cutOnUsync = match
     },
     /**
      * The company behind a linked phone: its own phone as a Signal device (Baileys fans every message out to

@@ -399,6 +399,20 @@ export class BaileysChannelSession implements ChannelSession {
     update: Partial<BaileysEventMap['connection.update']>,
   ): Promise<void> {
     if (update.qr && gen === this.generation) await this.handleQr(sock, gen, update.qr)
+    const lock = update.reachoutTimeLock
+    if (lock && gen === this.generation) {
+      const until = lock.timeEnforcementEnds?.getTime()
+      await this.emit({
+        t: 'restriction',
+        active: !!lock.isActive,
+        ...(lock.isActive && until ? { until } : {}),
+        ...(lock.isActive
+          ? {
+              detail: `reach-out time lock (${lock.enforcementType ?? 'DEFAULT'})${until ? ` until ${new Date(until).toISOString()}` : ''}`,
+            }
+          : {}),
+      })
+    }
     if (update.isNewLogin) {
       this.qrSockets = 0
       this.qrAttempt = 0

@@ -32,7 +32,10 @@ export type SocketLike = {
    * Baileys's WebSocket emitter (optional): raw frames (`'frame'`) for the watchdog, and the stanza callbacks
    * (`'CB:notification,type:companion_reg_refresh'`) Baileys itself does not handle.
    */
-  ws?: { on(event: string, listener: (...args: unknown[]) => void): unknown }
+  ws?: {
+    on(event: string, listener: (...args: unknown[]) => void): unknown
+    off?(event: string, listener: (...args: unknown[]) => void): unknown
+  }
   sendMessage: WASocket['sendMessage']
   readMessages(keys: WAMessageKey[]): Promise<void>
   sendPresenceUpdate(type: WAPresence, toJid?: string): Promise<void>

@@ -132,6 +132,24 @@ export class ConnectionDoor {
     saveRestriction(this.deps.sqlite, this.connectionId, null)
   }
 
+  /**
+   * WhatsApp told the session the number is under its reach-out time lock (until `until` when it said), or
+   * that the lock is over. While it holds, outreach pauses as for a refused send; its end lifts a time lock (a
+   * restriction a refused send caused waits for an admin, as always).
+   */
+  whatsappRestriction(event: { active: boolean; until?: number | undefined; detail?: string | undefined }) {
+    if (!event.active) {
+      if (this.restriction?.until != null) this.lift()
+      return
+    }
+    this.restriction = {
+      at: this.restriction?.at ?? this.deps.clock.now(),
+      detail: event.detail ?? 'reach-out time lock',
+      until: event.until ?? null,
+    }
+    saveRestriction(this.deps.sqlite, this.connectionId, this.restriction)
+  }
+
   /** WhatsApp refused a send as restricted: the door holds outreach until an admin resumes. */
   private restrict(detail: string) {
     this.restriction = { at: this.deps.clock.now(), detail, until: null }
