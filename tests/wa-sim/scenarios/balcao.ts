@@ -69,6 +69,8 @@ export type BalcaoOptions = {
   maxQrSockets?: number
   /** How long each QR lives (Baileys's qrTimeout). Default 60 s / 20 s as in production. */
   qrTimeout?: number
+  /** How long one media upload may take (default the product's). */
+  mediaUploadTimeoutMs?: number
 }
 
 /** Balcão (test harness, manual clock) whose real Baileys sessions connect to `simulator`. */
@@ -101,6 +103,9 @@ export async function startBalcao(simulator: ScenarioSimulator, options: BalcaoO
     random: () => 1,
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     ...(options.maxQrSockets !== undefined ? { maxQrSockets: options.maxQrSockets } : {}),
+    ...(options.mediaUploadTimeoutMs !== undefined
+      ? { mediaUploadTimeoutMs: options.mediaUploadTimeoutMs }
+      : {}),
   })
   let admin = await h.as(h.a.admin)
   let relogin: Promise<unknown> | undefined

@@ -28,6 +28,7 @@ import {
 import type { ChannelEvent, ContactRef, MsgRef, OutboundContent, SendOptions } from '../types'
 import { digitsOnly, pnFromJid, sendJid } from './jid'
 import { baileysLogger, Lru, type MessageStore, type SocketLike, statusCodeOf } from './socket'
+import { MEDIA_UPLOAD_TIMEOUT_MS, mediaUploader } from './upload'
 
 /**
  * How long a send waits for WhatsApp's server ack (it comes within milliseconds). Past it the message counts as
@@ -44,6 +45,8 @@ export type MessagingOptions = {
   clock: Clock
   /** See SERVER_ACK_TIMEOUT_MS. */
   serverAckTimeoutMs?: number | undefined
+  /** See MEDIA_UPLOAD_TIMEOUT_MS (upload.ts). */
+  mediaUploadTimeoutMs?: number | undefined
   messageStore?: MessageStore | undefined
   downloadMedia?: ((msg: WAMessage, sock: SocketLike) => Promise<Uint8Array>) | undefined
   recentMessages?: number | undefined
@@ -246,6 +249,22 @@ export class BaileysMessaging {
     return { msg, serverAck: outcome.acked }
   }
 
+  /**
+   * Media goes up with a length and a time limit (upload.ts), not through Baileys's Bun path (streamed, no
+   * limit); a test double without Baileys's media connection keeps its own upload.
+   */
+  private mediaUpload(sock: SocketLike): Partial<MiscMessageGenerationOptions> {
+    if (!sock.refreshMediaConn) return {}
+    const timeoutMs = this.options.mediaUploadTimeoutMs ?? MEDIA_UPLOAD_TIMEOUT_MS
+    const upload = mediaUploader(sock.refreshMediaConn, {
+      timeoutMs,
+      log: this.options.log,
+      connectionId: this.connectionId,
+    })
+    // `upload` is a generation option sendMessage passes on (it spreads its options over its own).
+    return { mediaUploadTimeoutMs: timeoutMs, upload } as Partial<MiscMessageGenerationOptions>
+  }
+
   /** Listens for the server's ack of message `id` on the socket's stanza callbacks. */
   private serverAck(sock: SocketLike, id: string): { promise: Promise<ServerAck>; cancel(): void } {
     const ws = sock.ws
@@ -253,9 +272,11 @@ export class BaileysMessaging {
     if (!ws?.off) return { promise: Promise.resolve({ acked: true }), cancel() {} }
     let timer: TimerHandle | undefined
     let listener: ((...args: unknown[]) => void) | undefined
+    let closed: (() => void) | undefined
     const cancel = () => {
       this.options.clock.clearTimeout(timer)
       if (listener) ws.off?.('CB:ack,class:message', listener)
+      if (closed) ws.off?.('close', closed)
     }
     const promise = new Promise<ServerAck>((resolve) => {
       listener = (...args: unknown[]) => {
@@ -265,6 +286,12 @@ export class BaileysMessaging {
         resolve(node.attrs.error ? { acked: true, error: node.attrs.error } : { acked: true })
       }
       ws.on('CB:ack,class:message', listener)
+      // A socket that closed will never bring the ack: handed over, not acknowledged.
+      closed = () => {
+        cancel()
+        resolve({ acked: false })
+      }
+      ws.on('close', closed)
       timer = this.options.clock.setTimeout(() => {
         cancel()
         this.options.log.warn('baileys: no server ack for a sent message', {
@@ -295,6 +322,8 @@ export class BaileysMessaging {
       const jid = sendJid(to)
       const misc: MiscMessageGenerationOptions = {}
       if (options?.quoted) misc.quoted = await this.quotedMessage(options.quoted)
+      if (content.kind !== 'text' && content.kind !== 'location' && content.kind !== 'contacts')
+        Object.assign(misc, this.mediaUpload(sock))
       const { msg, serverAck } = await this.sendRaw(sock, jid, outboundToBaileys(content), misc)
       return sentRef(msg, jid, serverAck)
     })

@@ -88,6 +88,10 @@ export type BaileysSessionOptions = {
   random?: () => number
   /** Baileys's own timers (tests against the simulator keep them short). Default Baileys's. */
   socketTimeouts?: SocketTimeouts
+  /** How long one media upload to one host may take. Default MEDIA_UPLOAD_TIMEOUT_MS. */
+  mediaUploadTimeoutMs?: number
+  /** How long a send waits for the server's ack. Default SERVER_ACK_TIMEOUT_MS. */
+  serverAckTimeoutMs?: number
 }
 
 /** The Baileys socket timers a session may shorten. */

@@ -37,6 +37,8 @@ export type SocketLike = {
     off?(event: string, listener: (...args: unknown[]) => void): unknown
   }
   sendMessage: WASocket['sendMessage']
+  /** Baileys's media connection (upload hosts and auth); absent on test doubles, which upload in memory. */
+  refreshMediaConn?: WASocket['refreshMediaConn']
   readMessages(keys: WAMessageKey[]): Promise<void>
   sendPresenceUpdate(type: WAPresence, toJid?: string): Promise<void>
   presenceSubscribe(toJid: string): Promise<void>
