@@ -224,6 +224,13 @@ describe('the door of a connection', () => {
     expect(doorOf(h.deps, conn.id).restriction).toBeNull()
     await restart(h)
     expect(doorOf(h.deps, conn.id).restriction).toBeNull()
+    // A lock WhatsApp never says is over ends at the end it gave.
+    await session.emit({ t: 'restriction', active: true, until: h.clock.now() + MIN })
+    expect(doorOf(h.deps, conn.id).restriction).not.toBeNull()
+    h.clock.advance(MIN)
+    expect(doorOf(h.deps, conn.id).restriction).toBeNull()
+    await restart(h)
+    expect(doorOf(h.deps, conn.id).restriction).toBeNull()
   })
 
   test("after a restart, the next campaign message keeps its pace from the number's last send, a reply", async () => {
