@@ -28,7 +28,8 @@ beforeAll(async () => {
   sim.iq.on('w:m', 'set', () => [store.mediaConnNode(`127.0.0.1:${sim.port}`)])
   sim.httpHandlers.unshift(async (request) => {
     if (request.method === 'POST') uploadLengths.push(request.headers.get('content-length'))
-    return (await store.handleMediaRequest(request)) ?? undefined
+    // null (not a media path): the simulator's `onHttp` goes on to its next handler on any falsy answer
+    return (await store.handleMediaRequest(request)) as Response
   })
   b = await startBalcao(simulator, { mediaUploadTimeoutMs: UPLOAD_TIMEOUT_MS })
 })
