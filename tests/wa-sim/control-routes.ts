@@ -70,7 +70,7 @@ export const registerCoreRoutes = (sim: Simulator): void => {
         ? context.body.code.replace(/[^0-9A-Za-z]/g, '').toUpperCase()
         : ''
     if (code.length !== 8) throw new ControlError(400, 'code is 8 characters')
-    return enterLinkCode(context.sim, phoneOf(context), code)
+    return enterLinkCode(phoneOf(context), code)
   })
   // The phone removes its linked devices: a connected companion gets the stream error that
   // Baileys maps to 401 loggedOut; a disconnected one is refused (failure 401) on its next login.

@@ -359,7 +359,7 @@ export const onCompanionHello = (
 }
 
 /** Stage 2: the phone's user typed `code`; the phone sends its wrapped ephemeral and identity. */
-export const enterLinkCode = async (sim: Simulator, phone: Phone, code: string): Promise<LinkOutcome> => {
+export const enterLinkCode = async (phone: Phone, code: string): Promise<LinkOutcome> => {
   const pending = pendingLinkCodes.get(phone)
   if (!pending || pending.connection.closed) throw new ControlError(404, 'no companion is waiting for a code')
   if (phone.flags.passkeyRequired) {

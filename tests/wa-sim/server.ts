@@ -241,7 +241,10 @@ export class Simulator {
   }
 
   /** HTTP outside `/control/`: the media part mounts its paths through `httpHandlers`. */
-  readonly httpHandlers: ((request: Request, url: URL) => Response | Promise<Response> | undefined)[] = []
+  readonly httpHandlers: ((
+    request: Request,
+    url: URL,
+  ) => Response | undefined | Promise<Response | undefined>)[] = []
 
   private async onHttp(request: Request, url: URL): Promise<Response> {
     for (const handler of this.httpHandlers) {
