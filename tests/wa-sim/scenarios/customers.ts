@@ -1,9 +1,11 @@
 /**
- * Simulated customers for scenarios, wired into the simulator the way `signal/through-the-simulator.test.ts`
- * does: usync and key fetches answered from the customers' devices, and every message Balcão's companion
- * relays offered to the customers, who decrypt what is theirs. A scenario can also make the server answer a
- * relayed message with an error ack (WhatsApp rejecting the send) instead of the normal ack.
- * (sim/core adds control routes for customers; this helper is what the scenarios use until they are merged.)
+ * Simulated customers for scenarios, at the Signal level, wired into the simulator as
+ * `signal/through-the-simulator.test.ts` does: usync and key fetches answered from these customers' devices
+ * (replacing the core's answers: a scenario file uses these customers, not `/control/customers`), and every
+ * message Balcão's companion relays recorded for the customers to decrypt when the scenario says. Why not the
+ * core's customers (customers.ts): a scenario needs levers the control routes do not have (error acks, held
+ * acks, a connection cut mid-send, a device that forgets its session) and to see a resend decrypted, while the
+ * core's received log lists an id once (a resend of a message already read does not show).
  */
 import type { BinaryNode } from '@whiskeysockets/baileys'
 import type { CompanionConnection } from '../server'
@@ -11,7 +13,6 @@ import {
   AccountDirectory,
   CustomerDevice,
   keyFetchResult,
-  messageAckNode,
   type OutboundMessage,
   parseKeyFetch,
   parseOutboundMessage,
@@ -31,9 +32,25 @@ export function wireCustomers(simulator: ScenarioSimulator) {
   const devices: CustomerDevice[] = []
   const relayed: RelayedMessage[] = []
   const waiters: { match: (m: RelayedMessage) => boolean; resolve: (m: RelayedMessage) => void }[] = []
-  /** What the server answers with an error ack (its code), or holds without an ack (`error` null). */
-  const rejections: { match: (out: OutboundMessage) => boolean; error: number | null }[] = []
-  const held: { connection: CompanionConnection; out: OutboundMessage }[] = []
+  /**
+   * The server's acks of messages to the chats `match` accepts: turned into error acks (`error`), or held
+   * (`error` null). The simulator's core acks every message a companion sends (customers.ts); these levers
+   * rewrite that ack on its way out, on every connection that logs in.
+   */
+  const rejections: { match: (to: string) => boolean; error: number | null }[] = []
+  const held: { send: (node: BinaryNode) => void; node: BinaryNode }[] = []
+  sim.onLogin.push((connection: CompanionConnection) => {
+    const send = connection.send.bind(connection)
+    connection.send = (node: BinaryNode) => {
+      const rule =
+        node.tag === 'ack' && node.attrs.class === 'message' && !node.attrs.error
+          ? rejections.find((r) => r.match(node.attrs.from ?? ''))
+          : undefined
+      if (!rule) return send(node)
+      if (rule.error === null) held.push({ send, node })
+      else send({ ...node, attrs: { ...node.attrs, error: String(rule.error) } })
+    }
+  })
   /** Usync queries that cut the companion's connection instead of being answered. */
   let cutOnUsync: ((node: BinaryNode) => boolean) | undefined
 
@@ -60,7 +77,7 @@ export function wireCustomers(simulator: ScenarioSimulator) {
     },
     'key',
   )
-  sim.onStanzaKind('message', ({ connection, node }) => {
+  sim.onStanzaKind('message', ({ node }) => {
     const out = parseOutboundMessage(node)
     const entry = { node, out }
     relayed.push(entry)
@@ -69,11 +86,7 @@ export function wireCustomers(simulator: ScenarioSimulator) {
       waiters.splice(waiters.indexOf(waiter), 1)
       waiter.resolve(entry)
     }
-    const rejection = rejections.find((r) => r.match(out))
-    if (!rejection) return undefined
-    if (rejection.error === null) held.push({ connection, out })
-    else connection.send(messageAckNode(out, { t: now(), error: rejection.error }))
-    return 'acked'
+    return undefined
   })
 
   /** The next message the companion relays that `match` accepts (already relayed ones count). */
@@ -96,10 +109,10 @@ export function wireCustomers(simulator: ScenarioSimulator) {
     relayed,
     relay,
     /**
-     * From now on the server answers messages `match` accepts with an error ack carrying `error`, or (null)
-     * holds their ack. Answers the undo.
+     * From now on the server answers messages to the chats `match` accepts with an error ack carrying `error`,
+     * or (null) holds their ack. Answers the undo.
      */
-    reject(match: (out: OutboundMessage) => boolean, error: number | null) {
+    reject(match: (to: string) => boolean, error: number | null) {
       const rule = { match, error }
       rejections.push(rule)
       return () => {
@@ -108,7 +121,7 @@ export function wireCustomers(simulator: ScenarioSimulator) {
     },
     /** Sends the server's (normal) ack of every message whose ack was held. */
     releaseAcks() {
-      for (const { connection, out } of held.splice(0)) connection.send(messageAckNode(out, { t: now() }))
+      for (const { send, node } of held.splice(0)) send(node)
     },
     /** The next usync query `match` accepts cuts the companion's connection instead of being answered. */
     cutOnNextUsync(match: (node: BinaryNode) => boolean = () => true) {

@@ -4,7 +4,7 @@
  * and the connection's next messages go out meanwhile instead of waiting behind it for good.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { decryptMessageMedia, MediaStore } from '../media/index.ts'
+import { decryptMessageMedia, type MediaStore } from '../media/index.ts'
 import { type Balcao, type ScenarioSimulator, startBalcao, startScenarioSimulator } from './balcao'
 import { messageRow, openConversation, untilValue } from './conversation'
 import { type WiredCustomers, wireCustomers } from './customers'
@@ -23,13 +23,11 @@ beforeAll(async () => {
   simulator = await startScenarioSimulator()
   wired = wireCustomers(simulator)
   const { sim } = simulator.running
-  store = new MediaStore()
-  // This file's media host answers media_conn and the upload/download paths (ahead of any other).
-  sim.iq.on('w:m', 'set', () => [store.mediaConnNode(`127.0.0.1:${sim.port}`)])
-  sim.httpHandlers.unshift(async (request) => {
+  // The simulator's media host (media_conn and the upload/download paths); this file notes each upload's length.
+  store = simulator.running.media
+  sim.httpHandlers.unshift((request) => {
     if (request.method === 'POST') uploadLengths.push(request.headers.get('content-length'))
-    // null (not a media path): the simulator's `onHttp` goes on to its next handler on any falsy answer
-    return (await store.handleMediaRequest(request)) as Response
+    return undefined
   })
   b = await startBalcao(simulator, { mediaUploadTimeoutMs: UPLOAD_TIMEOUT_MS })
 })

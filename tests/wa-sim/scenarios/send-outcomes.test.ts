@@ -52,7 +52,7 @@ const settled = (id: number) =>
 describe('WhatsApp refuses a send (error ack)', () => {
   test('479: the reply ends failed with the reason; retry sends it and the customer reads it', async () => {
     const talk = await openConversation(b, wired, number, '5511988880401')
-    const undo = wired.reject((out) => to(talk.customer, out.to), 479)
+    const undo = wired.reject((chat) => to(talk.customer, chat), 479)
     const id = await talk.reply('Pedido confirmado')
     const failed = await settled(id)
     expect(failed.sendState).toBe('failed')
@@ -71,7 +71,7 @@ describe('WhatsApp refuses a send (error ack)', () => {
 
   test('463: the reply ends failed as restricted, and the door holds outreach, durably', async () => {
     const talk = await openConversation(b, wired, number, '5511988880402')
-    const undo = wired.reject((out) => to(talk.customer, out.to), 463)
+    const undo = wired.reject((chat) => to(talk.customer, chat), 463)
     const id = await talk.reply('Oferta especial')
     const failed = await settled(id)
     undo()
@@ -129,7 +129,7 @@ describe('WhatsApp refuses a send (error ack)', () => {
 describe("ack 1 is the server's ack", () => {
   test('a reply shows ack 1 only once the server acknowledged it', async () => {
     const talk = await openConversation(b, wired, number, '5511988880403')
-    const undo = wired.reject((out) => to(talk.customer, out.to), null)
+    const undo = wired.reject((chat) => to(talk.customer, chat), null)
     const id = await talk.reply('Aguarde um instante')
     const relayed = await wired.relay(
       (m) => to(talk.customer, m.out.to) && m.out.id === (messageRow(b, id).wid ?? m.out.id),
@@ -144,7 +144,7 @@ describe("ack 1 is the server's ack", () => {
 
   test('a send the server never acknowledges is sent with ack 0, and receipts move it on', async () => {
     const talk = await openConversation(b, wired, number, '5511988880404')
-    const undo = wired.reject((out) => to(talk.customer, out.to), null)
+    const undo = wired.reject((chat) => to(talk.customer, chat), null)
     const id = await talk.reply('Sem confirmação do servidor')
     const relayed = await wired.relay((m) => to(talk.customer, m.out.to))
     await talk.customer.receive(relayed.out, talk.company.companion.jid)
