@@ -118,6 +118,8 @@ export const ERROR_STATUS = {
   ERR_SENDING_WAPP_MSG: 502,
   /** WhatsApp refuses messages to new chats from this number (Baileys' 463, a reach-out time lock). */
   ERR_WAPP_RESTRICTED: 409,
+  /** WhatsApp's server refused a message we sent (its error ack: 479 and others); the detail names the code. */
+  ERR_WAPP_REJECTED: 502,
   ERR_DELETE_WAPP_MSG: 502,
   ERR_CREATING_MESSAGE: 500,
   ERR_CREATING_TICKET: 500,

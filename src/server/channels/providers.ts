@@ -32,7 +32,7 @@ export function buildProviders(
       log: base.log,
       clock: base.clock,
       db: { db: base.db, sqlite: base.sqlite, clock: base.clock },
-      messageStore: storedMessages(base.sqlite),
+      messageStore: storedMessages(base.sqlite, base.clock),
       ...(waSimulator
         ? { waWebSocketUrl: waSimulator.url, fetchVersion: null, version: DEFAULT_CONNECTION_CONFIG.version }
         : {}),
@@ -42,13 +42,26 @@ export function buildProviders(
   return providers
 }
 
+/** How long what a session sent is kept for retry receipts (WhatsApp clients ask within days). */
+export const SENT_MESSAGE_RETENTION_MS = 14 * 24 * 60 * 60 * 1000
+/** Old sent messages are pruned once every this many keeps. */
+const PRUNE_EVERY = 500
+
 /**
- * Baileys' getMessage (retry receipts, quoting) beyond its in-memory recent messages: the raw message the
- * inbox kept on the row (`messages.provider_data.raw`, base64) of this connection's chats.
+ * Baileys' getMessage (retry receipts, quoting) beyond its in-memory recent messages: what the session sent
+ * (`wa_sent_messages`, kept as each send returns), else the raw message the inbox kept on the row
+ * (`messages.provider_data.raw`, base64) of this connection's chats.
  */
-export function storedMessages(sqlite: Database): MessageStore {
+export function storedMessages(sqlite: Database, clock: Pick<Clock, 'now'> = Date): MessageStore {
+  let keeps = 0
   return {
     async load(connectionId, msgId) {
+      const sent = sqlite
+        .query<{ message: Uint8Array }, [number, string]>(
+          'SELECT message FROM wa_sent_messages WHERE whatsapp_id = ? AND msg_id = ?',
+        )
+        .get(connectionId, msgId)
+      if (sent) return new Uint8Array(sent.message)
       const row = sqlite
         .query<{ data: string | null }, [number, string, number]>(
           `SELECT m.provider_data AS data FROM messages m JOIN tickets t ON t.id = m.ticket_id
@@ -63,6 +76,17 @@ export function storedMessages(sqlite: Database): MessageStore {
       } catch {
         return undefined
       }
+    },
+    keepSent(connectionId, msgId, raw) {
+      const now = clock.now()
+      sqlite
+        .query(
+          `INSERT INTO wa_sent_messages (whatsapp_id, msg_id, message, created_at) VALUES (?, ?, ?, ?)
+             ON CONFLICT (whatsapp_id, msg_id) DO UPDATE SET message = excluded.message, created_at = excluded.created_at`,
+        )
+        .run(connectionId, msgId, raw, now)
+      if (++keeps % PRUNE_EVERY === 0)
+        sqlite.query('DELETE FROM wa_sent_messages WHERE created_at < ?').run(now - SENT_MESSAGE_RETENTION_MS)
     },
   }
 }

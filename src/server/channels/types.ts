@@ -15,7 +15,14 @@ export type ContactRef = {
 }
 
 /** A message on the network, as WhatsApp keys it. */
-export type MsgRef = { id: string; chatJid: string; fromMe: boolean; participant?: string }
+export type MsgRef = {
+  id: string
+  chatJid: string
+  fromMe: boolean
+  participant?: string
+  /** false on what a send returns when WhatsApp's server did not acknowledge it (yet): ack 0, not 1. */
+  serverAck?: boolean
+}
 
 /** The spec's ack numbering: 0 pending, 1 sent, 2 delivered, 3 delivered to all, 4 read (5 played). -1 failed. */
 export type Ack = -1 | 0 | 1 | 2 | 3 | 4 | 5
@@ -111,6 +118,11 @@ export type ChannelEvent =
     }
   | InboundMessage
   | { t: 'ack'; ref: MsgRef; ack: Ack; participant?: string; timestamp?: number }
+  /**
+   * WhatsApp restricts (or stops restricting) what the number may send: its reach-out time lock, until a time
+   * (epoch ms) when WhatsApp said.
+   */
+  | { t: 'restriction'; active: boolean; until?: number; detail?: string }
   | { t: 'edit'; ref: MsgRef; body: string; timestamp: number }
   | { t: 'delete'; ref: MsgRef }
   | { t: 'reaction'; target: MsgRef; emoji: string; from: ContactRef; fromMe: boolean; timestamp: number }

@@ -978,6 +978,7 @@ export const en: Resources = {
     ERR_WAPP_CHECK_CONTACT: 'Could not check the contact on WhatsApp. Check the connection and try again.',
     ERR_WAPP_RESTRICTED:
       'WhatsApp is temporarily blocking messages from this connection to new chats. Try again later.',
+    ERR_WAPP_REJECTED: 'WhatsApp refused this message. Try sending it again.',
     ERR_CREATING_MESSAGE: 'Error while creating the message in the database.',
     ERR_CREATING_TICKET: 'Error while creating the ticket in the database.',
     ERR_FETCH_WAPP_MSG: 'Error fetching the message from WhatsApp; it may be too old.',

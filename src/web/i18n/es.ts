@@ -995,6 +995,7 @@ export const es: Resources = {
       'No fue posible verificar el contacto en WhatsApp. Verifique la conexión e intente de nuevo.',
     ERR_WAPP_RESTRICTED:
       'WhatsApp está bloqueando temporalmente los mensajes de esta conexión a chats nuevos. Intente más tarde.',
+    ERR_WAPP_REJECTED: 'WhatsApp rechazó este mensaje. Intente enviarlo de nuevo.',
     ERR_CREATING_MESSAGE: 'Error al crear el mensaje en la base de datos.',
     ERR_CREATING_TICKET: 'Error al crear el ticket en la base de datos.',
     ERR_FETCH_WAPP_MSG: 'Error al obtener el mensaje de WhatsApp; puede que sea muy antiguo.',

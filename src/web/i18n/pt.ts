@@ -987,6 +987,7 @@ export const pt = {
       'Não foi possível verificar o contato no WhatsApp. Verifique a conexão e tente novamente.',
     ERR_WAPP_RESTRICTED:
       'O WhatsApp está bloqueando temporariamente mensagens desta conexão para novas conversas. Tente mais tarde.',
+    ERR_WAPP_REJECTED: 'O WhatsApp recusou esta mensagem. Tente enviá-la novamente.',
     ERR_CREATING_MESSAGE: 'Erro ao criar a mensagem no banco de dados.',
     ERR_CREATING_TICKET: 'Erro ao criar o atendimento no banco de dados.',
     ERR_FETCH_WAPP_MSG: 'Erro ao buscar a mensagem no WhatsApp, talvez ela seja muito antiga.',

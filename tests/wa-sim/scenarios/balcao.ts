@@ -69,6 +69,8 @@ export type BalcaoOptions = {
   maxQrSockets?: number
   /** How long each QR lives (Baileys's qrTimeout). Default 60 s / 20 s as in production. */
   qrTimeout?: number
+  /** How long one media upload may take (default the product's). */
+  mediaUploadTimeoutMs?: number
 }
 
 /** Balcão (test harness, manual clock) whose real Baileys sessions connect to `simulator`. */
@@ -84,7 +86,7 @@ export async function startBalcao(simulator: ScenarioSimulator, options: BalcaoO
     log: silentLogger,
     clock: h.clock,
     db: { db: h.db, sqlite: h.deps.sqlite, clock: h.clock },
-    messageStore: storedMessages(h.deps.sqlite),
+    messageStore: storedMessages(h.deps.sqlite, h.clock),
     waWebSocketUrl: simulator.target.url,
     fetchVersion: null,
     version: DEFAULT_CONNECTION_CONFIG.version,
@@ -101,6 +103,9 @@ export async function startBalcao(simulator: ScenarioSimulator, options: BalcaoO
     random: () => 1,
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     ...(options.maxQrSockets !== undefined ? { maxQrSockets: options.maxQrSockets } : {}),
+    ...(options.mediaUploadTimeoutMs !== undefined
+      ? { mediaUploadTimeoutMs: options.mediaUploadTimeoutMs }
+      : {}),
   })
   let admin = await h.as(h.a.admin)
   let relogin: Promise<unknown> | undefined

@@ -8,6 +8,7 @@ import {
   type BaileysEventMap,
   type BinaryNode,
   downloadMediaMessage,
+  generateMessageIDV2,
   isLidUser,
   type MiscMessageGenerationOptions,
   type proto,
@@ -28,11 +29,25 @@ import {
 import type { ChannelEvent, ContactRef, MsgRef, OutboundContent, SendOptions } from '../types'
 import { digitsOnly, pnFromJid, sendJid } from './jid'
 import { baileysLogger, Lru, type MessageStore, type SocketLike, statusCodeOf } from './socket'
+import { MEDIA_UPLOAD_TIMEOUT_MS, mediaUploader } from './upload'
+
+/**
+ * How long a send waits for WhatsApp's server ack (it comes within milliseconds). Past it the message counts as
+ * handed over but not acknowledged (ack 0): the customer's receipts move it on when they come.
+ */
+export const SERVER_ACK_TIMEOUT_MS = 20_000
+
+/** What the server's `<ack class="message">` said of a message we sent. */
+type ServerAck = { acked: true } | { acked: false } | { acked: true; error: string }
 
 export type MessagingOptions = {
   connectionId: number
   log: Logger
   clock: Clock
+  /** See SERVER_ACK_TIMEOUT_MS. */
+  serverAckTimeoutMs?: number | undefined
+  /** See MEDIA_UPLOAD_TIMEOUT_MS (upload.ts). */
+  mediaUploadTimeoutMs?: number | undefined
   messageStore?: MessageStore | undefined
   downloadMedia?: ((msg: WAMessage, sock: SocketLike) => Promise<Uint8Array>) | undefined
   recentMessages?: number | undefined
@@ -199,17 +214,107 @@ export class BaileysMessaging {
     return run
   }
 
+  /**
+   * Sends and waits for WhatsApp's server ack of the message, so what the caller records is what the server
+   * said: acknowledged (ack 1), refused (its error code: the send fails with the reason), or nothing within
+   * the timeout (handed over, ack 0). A send Baileys could not hand over because the socket closed (428) is
+   * ERR_WAPP_NOT_INITIALIZED: nothing left, so the sender puts it back in line.
+   */
   private async sendRaw(
     sock: SocketLike,
     jid: string,
     content: AnyMessageContent,
-    options?: MiscMessageGenerationOptions,
-  ): Promise<WAMessage> {
-    const msg = await sock.sendMessage(jid, content, options)
-    if (!msg?.key.id) throw new AppError('ERR_SENDING_WAPP_MSG', 'no message returned')
+    options: MiscMessageGenerationOptions = {},
+  ): Promise<{ msg: WAMessage; serverAck: boolean }> {
+    const messageId = options.messageId ?? generateMessageIDV2(sock.user?.id)
+    const ack = this.serverAck(sock, messageId)
+    let msg: WAMessage | undefined
+    try {
+      msg = await sock.sendMessage(jid, content, { ...options, messageId })
+    } catch (err) {
+      ack.cancel()
+      if (closedWhileSending(err))
+        throw new AppError(
+          'ERR_WAPP_NOT_INITIALIZED',
+          `the connection closed while sending (${describeError(err)})`,
+        )
+      throw err
+    }
+    if (!msg?.key.id) {
+      ack.cancel()
+      throw new AppError('ERR_SENDING_WAPP_MSG', 'no message returned')
+    }
     this.sentIds.set(msg.key.id, true)
-    this.recent.set(msg.key.id, encodeWAMessage(msg))
-    return msg
+    const raw = encodeWAMessage(msg)
+    this.recent.set(msg.key.id, raw)
+    try {
+      this.options.messageStore?.keepSent?.(this.connectionId, msg.key.id, raw)
+    } catch (err) {
+      // The message went out: failing the send now would only make someone send it twice.
+      this.options.log.warn('baileys: could not keep a sent message for retries', {
+        connectionId: this.connectionId,
+        msgId: msg.key.id,
+        error: (err as Error).message,
+      })
+    }
+    const outcome = await ack.promise
+    if ('error' in outcome) throw rejectedSend(outcome.error)
+    return { msg, serverAck: outcome.acked }
+  }
+
+  /**
+   * Media goes up with a length and a time limit (upload.ts), not through Baileys's Bun path (streamed, no
+   * limit); a test double without Baileys's media connection keeps its own upload.
+   */
+  private mediaUpload(sock: SocketLike): Partial<MiscMessageGenerationOptions> {
+    if (!sock.refreshMediaConn) return {}
+    const timeoutMs = this.options.mediaUploadTimeoutMs ?? MEDIA_UPLOAD_TIMEOUT_MS
+    const upload = mediaUploader(sock.refreshMediaConn, {
+      timeoutMs,
+      log: this.options.log,
+      connectionId: this.connectionId,
+    })
+    // `upload` is a generation option sendMessage passes on (it spreads its options over its own).
+    return { mediaUploadTimeoutMs: timeoutMs, upload } as Partial<MiscMessageGenerationOptions>
+  }
+
+  /** Listens for the server's ack of message `id` on the socket's stanza callbacks. */
+  private serverAck(sock: SocketLike, id: string): { promise: Promise<ServerAck>; cancel(): void } {
+    const ws = sock.ws
+    // A socket without Baileys's emitter (some test doubles) cannot tell: as before, the send is its ack.
+    if (!ws?.off) return { promise: Promise.resolve({ acked: true }), cancel() {} }
+    let timer: TimerHandle | undefined
+    let listener: ((...args: unknown[]) => void) | undefined
+    let closed: (() => void) | undefined
+    const cancel = () => {
+      this.options.clock.clearTimeout(timer)
+      if (listener) ws.off?.('CB:ack,class:message', listener)
+      if (closed) ws.off?.('close', closed)
+    }
+    const promise = new Promise<ServerAck>((resolve) => {
+      listener = (...args: unknown[]) => {
+        const node = args[0] as BinaryNode | undefined
+        if (node?.attrs.id !== id) return
+        cancel()
+        resolve(node.attrs.error ? { acked: true, error: node.attrs.error } : { acked: true })
+      }
+      ws.on('CB:ack,class:message', listener)
+      // A socket that closed will never bring the ack: handed over, not acknowledged.
+      closed = () => {
+        cancel()
+        resolve({ acked: false })
+      }
+      ws.on('close', closed)
+      timer = this.options.clock.setTimeout(() => {
+        cancel()
+        this.options.log.warn('baileys: no server ack for a sent message', {
+          connectionId: this.connectionId,
+          msgId: id,
+        })
+        resolve({ acked: false })
+      }, this.options.serverAckTimeoutMs ?? SERVER_ACK_TIMEOUT_MS)
+    })
+    return { promise, cancel }
   }
 
   /**
@@ -236,8 +341,10 @@ export class BaileysMessaging {
       const misc: MiscMessageGenerationOptions = {}
       const quoted = options?.quoted ? await this.quotedMessage(options.quoted) : undefined
       if (quoted) misc.quoted = quoted
-      const msg = await this.sendRaw(sock, jid, outboundToBaileys(content), misc)
-      return sentRef(msg, jid)
+      if (content.kind !== 'text' && content.kind !== 'location' && content.kind !== 'contacts')
+        Object.assign(misc, this.mediaUpload(sock))
+      const { msg, serverAck } = await this.sendRaw(sock, jid, outboundToBaileys(content), misc)
+      return sentRef(msg, jid, serverAck)
     })
   }
 
@@ -265,8 +372,8 @@ export class BaileysMessaging {
       if (!original?.message) throw new AppError('ERR_FETCH_WAPP_MSG', 'nothing to forward')
       original.key = { ...refToKey(source), ...original.key }
       const jid = sendJid(to)
-      const msg = await this.sendRaw(sock, jid, { forward: original })
-      return sentRef(msg, jid)
+      const { msg, serverAck } = await this.sendRaw(sock, jid, { forward: original })
+      return sentRef(msg, jid, serverAck)
     })
   }
 
@@ -407,8 +514,40 @@ function caption(text: string | undefined): { caption?: string } {
   return text ? { caption: text } : {}
 }
 
-function sentRef(msg: WAMessage, jid: string): MsgRef {
+/**
+ * A send the socket's end cut before the stanza went out: Baileys's 428 (`Connection Closed`), or, from a query
+ * it awaited first (usync, pre-keys), the WebSocket's close code itself, a bare number (`waitForMessage` in
+ * Baileys's Socket/socket.js rejects with the `close` event's first argument).
+ */
+function closedWhileSending(err: unknown): boolean {
+  return statusCodeOf(err) === 428 || typeof err === 'number'
+}
+
+function describeError(err: unknown): string {
+  return typeof err === 'number' ? `socket closed, code ${err}` : ((err as Error)?.message ?? String(err))
+}
+
+/**
+ * WhatsApp's error code of a refused send, as the sender's error: 463 is the number's restriction (the door
+ * pauses outreach), the others a refusal of this message; each names the code for support.
+ */
+export function rejectedSend(code: string): AppError {
+  if (code === '463')
+    return new AppError(
+      'ERR_WAPP_RESTRICTED',
+      'WhatsApp refused the message (error 463): this number may not start new chats for now',
+    )
+  if (code === '479')
+    return new AppError(
+      'ERR_WAPP_REJECTED',
+      "WhatsApp refused the message (error 479): the contact's devices changed; retry to send it again",
+    )
+  return new AppError('ERR_WAPP_REJECTED', `WhatsApp refused the message (error ${code})`)
+}
+
+function sentRef(msg: WAMessage, jid: string, serverAck = true): MsgRef {
   const ref: MsgRef = { id: msg.key.id as string, chatJid: jid, fromMe: true }
+  if (!serverAck) ref.serverAck = false
   const participant = msg.key.participant ?? msg.participant
   if (participant) ref.participant = participant
   return ref

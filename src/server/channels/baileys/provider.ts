@@ -37,6 +37,7 @@ export type BaileysProviderOptions = {
   /** Where sockets connect (the simulator's URL with --wa-simulator; default WhatsApp). */
   waWebSocketUrl?: string
   socketTimeouts?: BaileysSessionOptions['socketTimeouts']
+  mediaUploadTimeoutMs?: number
 }
 
 /**
@@ -138,6 +139,8 @@ export function createBaileysProvider(options: BaileysProviderOptions): ChannelP
     if (version) sessionOptions.version = version
     if (options.waWebSocketUrl) sessionOptions.waWebSocketUrl = options.waWebSocketUrl
     if (options.socketTimeouts) sessionOptions.socketTimeouts = options.socketTimeouts
+    if (options.mediaUploadTimeoutMs !== undefined)
+      sessionOptions.mediaUploadTimeoutMs = options.mediaUploadTimeoutMs
     return new BaileysChannelSession(sessionOptions)
   }
 }

@@ -24,6 +24,7 @@ import {
   SLOW_RETRY_MS,
 } from './session'
 import {
+  boom,
   downloadFromFake,
   type FakeSocket,
   type FakeSocketOptions,
@@ -981,6 +982,87 @@ describe('BaileysChannelSession: outbound', () => {
     expect(hit?.conversation ?? hit?.extendedTextMessage?.text).toBe('guardada')
     expect(await getMessage?.({ remoteJid: CUSTOMER, id: 'NOPE', fromMe: true })).toBeUndefined()
     expect(loads).toEqual(['NOPE'])
+  })
+
+  test('every send is kept in the message store as it returns (retries after a restart)', async () => {
+    const kept = new Map<string, Uint8Array>()
+    const t = await connected({
+      session: {
+        messageStore: {
+          load: async (_id, msgId) => kept.get(msgId),
+          keepSent: (_id, msgId, raw) => void kept.set(msgId, raw),
+        },
+      },
+    })
+    const ref = await t.session.send({ jid: CUSTOMER }, { kind: 'text', body: 'durável' })
+    await t.session.react(ref, '👍')
+    expect(kept.size).toBe(2)
+    // A new session (a restart) finds what the old one sent.
+    const again = await connected({
+      session: { messageStore: { load: async (_id, msgId) => kept.get(msgId) } },
+    })
+    const hit = await again.f.current.config.getMessage?.({ remoteJid: CUSTOMER, id: ref.id, fromMe: true })
+    expect(hit?.conversation ?? hit?.extendedTextMessage?.text).toBe('durável')
+  })
+
+  test("a send resolves on the server's ack; an error ack fails it with WhatsApp's code", async () => {
+    const t = await connected()
+    const sock = t.f.current
+    const ok = await t.session.send({ jid: CUSTOMER }, { kind: 'text', body: 'ok' })
+    expect(ok.serverAck).toBeUndefined()
+    sock.sim.ackError('479')
+    const refused = await t.session.send({ jid: CUSTOMER }, { kind: 'text', body: 'não' }).catch((e) => e)
+    expect(refused).toBeInstanceOf(AppError)
+    expect(refused).toMatchObject({ code: 'ERR_WAPP_REJECTED' })
+    expect((refused as AppError).message).toContain('479')
+    sock.sim.ackError('463')
+    const restricted = await t.session.send({ jid: CUSTOMER }, { kind: 'text', body: 'não' }).catch((e) => e)
+    expect(restricted).toMatchObject({ code: 'ERR_WAPP_RESTRICTED' })
+  })
+
+  test('a send the server never acknowledges resolves after the timeout, marked not acknowledged', async () => {
+    const t = await connected({ session: { serverAckTimeoutMs: 5_000 } })
+    const sock = t.f.current
+    sock.ws.removeAllListeners('CB:ack,class:message')
+    const emit = sock.ws.emit.bind(sock.ws)
+    // The server's ack never comes.
+    sock.ws.emit = (event: string | symbol, ...args: unknown[]) =>
+      event === 'CB:ack,class:message' ? false : emit(event, ...args)
+    const pending = t.session.send({ jid: CUSTOMER }, { kind: 'text', body: 'sem ack' })
+    await settle()
+    await t.clock.tick(5_000)
+    expect(await pending).toMatchObject({ fromMe: true, serverAck: false })
+  })
+
+  test('a send cut by the socket closing (428) is ERR_WAPP_NOT_INITIALIZED: nothing left, it may go again', async () => {
+    const t = await connected()
+    const sock = t.f.current
+    sock.sendMessage = async () => {
+      throw boom('Connection Closed', 428)
+    }
+    const cut = await t.session.send({ jid: CUSTOMER }, { kind: 'text', body: 'x' }).catch((e) => e)
+    expect(cut).toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' })
+    sock.sendMessage = async () => {
+      // Baileys's queries reject with the WebSocket's bare close code when the socket closes under them
+      throw 1006
+    }
+    const closed = await t.session.send({ jid: CUSTOMER }, { kind: 'text', body: 'x' }).catch((e) => e)
+    expect(closed).toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' })
+  })
+
+  test("WhatsApp's reach-out time lock becomes a restriction event with its end", async () => {
+    const t = await connected()
+    const ends = new Date(Date.now() + 3_600_000)
+    t.f.current.sim.emit('connection.update', {
+      reachoutTimeLock: { isActive: true, timeEnforcementEnds: ends },
+    })
+    t.f.current.sim.emit('connection.update', { reachoutTimeLock: { isActive: false } })
+    await settle()
+    const restrictions = t.events.filter((e) => e.t === 'restriction')
+    expect(restrictions).toEqual([
+      expect.objectContaining({ t: 'restriction', active: true, until: ends.getTime() }),
+      { t: 'restriction', active: false },
+    ])
   })
 })
 

@@ -89,6 +89,10 @@ export type BaileysSessionOptions = {
   random?: () => number
   /** Baileys's own timers (tests against the simulator keep them short). Default Baileys's. */
   socketTimeouts?: SocketTimeouts
+  /** How long one media upload to one host may take. Default MEDIA_UPLOAD_TIMEOUT_MS. */
+  mediaUploadTimeoutMs?: number
+  /** How long a send waits for the server's ack. Default SERVER_ACK_TIMEOUT_MS. */
+  serverAckTimeoutMs?: number
 }
 
 /** The Baileys socket timers a session may shorten. */
@@ -433,6 +437,20 @@ export class BaileysChannelSession implements ChannelSession {
     update: Partial<BaileysEventMap['connection.update']>,
   ): Promise<void> {
     if (update.qr && gen === this.generation) await this.handleQr(sock, gen, update.qr)
+    const lock = update.reachoutTimeLock
+    if (lock && gen === this.generation) {
+      const until = lock.timeEnforcementEnds?.getTime()
+      await this.emit({
+        t: 'restriction',
+        active: !!lock.isActive,
+        ...(lock.isActive && until ? { until } : {}),
+        ...(lock.isActive
+          ? {
+              detail: `reach-out time lock (${lock.enforcementType ?? 'DEFAULT'})${until ? ` until ${new Date(until).toISOString()}` : ''}`,
+            }
+          : {}),
+      })
+    }
     if (update.isNewLogin) {
       this.qrSockets = 0
       this.qrAttempt = 0

@@ -32,8 +32,13 @@ export type SocketLike = {
    * Baileys's WebSocket emitter (optional): raw frames (`'frame'`) for the watchdog, and the stanza callbacks
    * (`'CB:notification,type:companion_reg_refresh'`) Baileys itself does not handle.
    */
-  ws?: { on(event: string, listener: (...args: unknown[]) => void): unknown }
+  ws?: {
+    on(event: string, listener: (...args: unknown[]) => void): unknown
+    off?(event: string, listener: (...args: unknown[]) => void): unknown
+  }
   sendMessage: WASocket['sendMessage']
+  /** Baileys's media connection (upload hosts and auth); absent on test doubles, which upload in memory. */
+  refreshMediaConn?: WASocket['refreshMediaConn']
   readMessages(keys: WAMessageKey[]): Promise<void>
   sendPresenceUpdate(type: WAPresence, toJid?: string): Promise<void>
   presenceSubscribe(toJid: string): Promise<void>
@@ -55,7 +60,14 @@ export type AuthHandle = {
 }
 
 /** Raw messages (proto.WebMessageInfo bytes) by id: for getMessage (retries), quoting and forwarding. */
-export type MessageStore = { load(connectionId: number, msgId: string): Promise<Uint8Array | undefined> }
+export type MessageStore = {
+  load(connectionId: number, msgId: string): Promise<Uint8Array | undefined>
+  /**
+   * Keeps what the session just sent (its encoded WAMessage), durably and at once: a recipient's retry receipt
+   * may come after a restart, and `getMessage` must still find it.
+   */
+  keepSent?(connectionId: number, msgId: string, raw: Uint8Array): void
+}
 
 /** A small LRU (Map insertion order); also a Baileys CacheStore. */
 export class Lru<V> implements CacheStore {

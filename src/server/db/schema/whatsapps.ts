@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { CONNECTION_STATUS_REASONS, CONNECTION_STATUSES } from '../../../shared/connection-status'
 import { timestamps } from './columns'
 import { companies } from './companies'
@@ -136,6 +136,28 @@ export const waAuthKeys = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.whatsappId, t.type, t.keyId] })],
+)
+
+/**
+ * What the connection's WhatsApp session sent (the encoded `proto.WebMessageInfo`, Baileys's `WAMessage`), by
+ * WhatsApp message id: Baileys's `getMessage` reads it to answer a recipient's retry receipt, also after a
+ * restart. Written when the session's send returns, for every outbound path (attendant, bot, schedule, campaign,
+ * send API, reactions, edits, revokes); old rows are pruned.
+ */
+export const waSentMessages = sqliteTable(
+  'wa_sent_messages',
+  {
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    msgId: text('msg_id').notNull(),
+    message: blob('message', { mode: 'buffer' }).notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.whatsappId, t.msgId] }),
+    index('wa_sent_messages_created').on(t.createdAt),
+  ],
 )
 
 export type WhatsappRow = typeof whatsapps.$inferSelect

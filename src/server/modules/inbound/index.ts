@@ -26,6 +26,7 @@ import { applyLidMapping } from '../contacts/resolve'
 import { applyAck } from '../messages/acks'
 import { loadMessageDtos } from '../messages/dto'
 import { publishMessageUpdates } from '../messages/live'
+import { doorOf } from '../outbound/door'
 import { type SearchIndexer, searchIndexerOf } from '../search/indexer'
 import { loadTicketDtos } from '../tickets/dto'
 import { publishMessage, publishTicket } from '../tickets/live'
@@ -213,6 +214,9 @@ export class Inbound {
         return this.target(conn, { kind: 'delete', target: event.ref })
       case 'ack':
         applyAck(this.deps, conn.companyId, event.ref.id, event.ack, conn.id)
+        return
+      case 'restriction':
+        doorOf(this.deps, conn.id).whatsappRestriction(event)
         return
       case 'lidMapping':
         applyLidMapping(this.deps, conn.companyId, { lid: event.lid, number: event.pn })

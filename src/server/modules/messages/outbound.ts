@@ -6,7 +6,8 @@
  *
  * - queued -> sending: claimed with a conditional UPDATE, so one row is handed to WhatsApp at most once
  *   however many kicks, retries or boots race for it;
- * - sending -> sent: the provider's id (wid) is stored, ack becomes 1 (acks then only move forward);
+ * - sending -> sent: the provider's id (wid) is stored, ack becomes 1 when WhatsApp's server acknowledged it
+ *   (a send it never acknowledged stays 0; acks then only move forward);
  * - sending -> failed: `sendError` holds `CODE: detail` (the code translates, the detail explains); the
  *   user retries with `POST /api/messages/{id}/retry`, which puts it back to queued;
  * - a connection that is not connected is waited for a while (30 s for a new message, 2 minutes after a
@@ -439,21 +440,23 @@ export class OutboundSender {
   }
 
   private sent(row: SendRow, ref: MsgRef, hand: Hand) {
+    // ack 1 is WhatsApp's server having the message; a send it did not acknowledge stays 0 until receipts.
+    const serverAck = ref.serverAck === false ? 0 : 1
     const deleted = transact(this.deps, (sqlite, events) => {
       try {
         sqlite
           .query(
             `UPDATE messages SET wid = ?, remote_jid = ?, participant = COALESCE(participant, ?),
-                    send_state = 'sent', send_error = NULL, ack = MAX(ack, 1), updated_at = ?
+                    send_state = 'sent', send_error = NULL, ack = MAX(ack, ?), updated_at = ?
               WHERE id = ?`,
           )
-          .run(ref.id, ref.chatJid, ref.participant ?? null, this.deps.clock.now(), row.id)
+          .run(ref.id, ref.chatJid, ref.participant ?? null, serverAck, this.deps.clock.now(), row.id)
       } catch (err) {
         // The provider's id is already on another row (its echo stored by the inbound path): keep ours sent.
         this.deps.log.warn('outbound message id already stored', { messageId: row.id, wid: ref.id })
         sqlite
-          .query(`UPDATE messages SET send_state = 'sent', send_error = NULL, ack = MAX(ack, 1) WHERE id = ?`)
-          .run(row.id)
+          .query(`UPDATE messages SET send_state = 'sent', send_error = NULL, ack = MAX(ack, ?) WHERE id = ?`)
+          .run(serverAck, row.id)
         void err
       }
       publishMessageUpdates(this.deps, sqlite, events, row.ticketId, [row.id])

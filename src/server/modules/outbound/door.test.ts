@@ -206,6 +206,33 @@ describe('the door of a connection', () => {
     expect(network(h, connection.id)).toEqual(['Olá Pessoa 1'])
   })
 
+  test("WhatsApp's reach-out time lock restricts the door until its end, durably; WhatsApp's lifting lifts it", async () => {
+    const h = await createHarness()
+    const conn = h.makeConnection(h.a.id)
+    await h.deps.channels.start(conn)
+    const session = h.sessions.get(conn.id)!
+    await session.emit({ t: 'status', status: 'CONNECTED' })
+    const until = h.clock.now() + 3_600_000
+    await session.emit({ t: 'restriction', active: true, until, detail: 'reach-out time lock (DEFAULT)' })
+    expect(doorOf(h.deps, conn.id).restriction).toMatchObject({
+      until,
+      detail: 'reach-out time lock (DEFAULT)',
+    })
+    await restart(h)
+    expect(doorOf(h.deps, conn.id).restriction?.until).toBe(until)
+    await session.emit({ t: 'restriction', active: false })
+    expect(doorOf(h.deps, conn.id).restriction).toBeNull()
+    await restart(h)
+    expect(doorOf(h.deps, conn.id).restriction).toBeNull()
+    // A lock WhatsApp never says is over ends at the end it gave.
+    await session.emit({ t: 'restriction', active: true, until: h.clock.now() + MIN })
+    expect(doorOf(h.deps, conn.id).restriction).not.toBeNull()
+    h.clock.advance(MIN)
+    expect(doorOf(h.deps, conn.id).restriction).toBeNull()
+    await restart(h)
+    expect(doorOf(h.deps, conn.id).restriction).toBeNull()
+  })
+
   test("after a restart, the next campaign message keeps its pace from the number's last send, a reply", async () => {
     const h = await createHarness({ sandbox: true })
     // random() = 0.5: a wait of 10 s after each message.

@@ -20,7 +20,9 @@
  * - One restriction state: a send WhatsApp refuses as restricted (463, the reach-out time lock), whoever made
  *   it, marks the door restricted, durably (`state.ts`: a restart keeps it, and admins and `balcao doctor` read it
  *   there as the connection's health); outreach then pauses (every running campaign of the connection, durably)
- *   until an admin resumes, which lifts it (`lift`). Conversation sends go on: the lock still allows replies in
+ *   until an admin resumes, which lifts it (`lift`). WhatsApp's reach-out time lock, which the session announces
+ *   (`whatsappRestriction`), restricts the door the same way until the end WhatsApp gave, or until WhatsApp says
+ *   it is over. Conversation sends go on: the lock still allows replies in
  *   existing chats, and one refused keeps its reason on its row. A banned or logged-out number has no
  *   connected session: every sender waits or fails with ERR_WAPP_NOT_INITIALIZED.
  * - Number checks are not messages: they take a turn (so they never fall between a campaign's typing and its
@@ -87,8 +89,8 @@ export class ConnectionDoor {
   private line: Promise<unknown> = Promise.resolve()
   /** When the number last handed a message to WhatsApp, whichever sender (null: never). */
   lastSentAt: number | null
-  /** Set when WhatsApp refused a send as restricted; outreach waits until an admin lifts it. */
-  restriction: Restriction | null
+  /** Set when WhatsApp refused a send as restricted (until an admin lifts it) or announced its time lock. */
+  private held: Restriction | null
   private companyId: number | undefined
 
   constructor(
@@ -98,7 +100,7 @@ export class ConnectionDoor {
     // What the door knew before a restart.
     const state = readDoorState(deps.sqlite, connectionId)
     this.lastSentAt = state.lastSentAt
-    this.restriction = state.restriction
+    this.held = state.restriction
   }
 
   /** The connection's session when it is connected now. */
@@ -125,17 +127,45 @@ export class ConnectionDoor {
     return run
   }
 
+  /**
+   * The restriction outreach waits for; null when there is none. A time lock WhatsApp gave an end is over at
+   * that end (WhatsApp may never say so), and is forgotten then.
+   */
+  get restriction(): Restriction | null {
+    const held = this.held
+    if (held?.until != null && held.until <= this.deps.clock.now()) this.lift()
+    return this.held
+  }
+
   /** An admin resumed the connection's outreach after a restriction. */
   lift() {
-    if (!this.restriction) return
-    this.restriction = null
+    if (!this.held) return
+    this.held = null
     saveRestriction(this.deps.sqlite, this.connectionId, null)
+  }
+
+  /**
+   * WhatsApp told the session the number is under its reach-out time lock (until `until` when it said), or
+   * that the lock is over. While it holds, outreach pauses as for a refused send; its end lifts a time lock (a
+   * restriction a refused send caused waits for an admin, as always).
+   */
+  whatsappRestriction(event: { active: boolean; until?: number | undefined; detail?: string | undefined }) {
+    if (!event.active) {
+      if (this.held?.until != null) this.lift()
+      return
+    }
+    this.held = {
+      at: this.held?.at ?? this.deps.clock.now(),
+      detail: event.detail ?? 'reach-out time lock',
+      until: event.until ?? null,
+    }
+    saveRestriction(this.deps.sqlite, this.connectionId, this.held)
   }
 
   /** WhatsApp refused a send as restricted: the door holds outreach until an admin resumes. */
   private restrict(detail: string) {
-    this.restriction = { at: this.deps.clock.now(), detail, until: null }
-    saveRestriction(this.deps.sqlite, this.connectionId, this.restriction)
+    this.held = { at: this.deps.clock.now(), detail, until: null }
+    saveRestriction(this.deps.sqlite, this.connectionId, this.held)
   }
 
   private open(lane: Lane): Turn {

@@ -108,6 +108,8 @@ export class FakeSocket implements SocketLike {
   readonly media = new Map<string, Uint8Array>()
   closed = false
   endError: Error | undefined
+  /** Error codes the server's ack of the next sends carries (`sim.ackError`), in order. */
+  private readonly ackErrors: string[] = []
   readonly sim: ReturnType<FakeSocket['makeSim']>
   private readonly lid = new Map<string, string>() // pn user -> lid jid
   private readonly opts: Required<Omit<FakeSocketOptions, 'pictures'>> & { pictures: Record<string, string> }
@@ -197,9 +199,14 @@ export class FakeSocket implements SocketLike {
       ...options,
     })
     this.sent.push({ jid, content, options, message })
-    // emitOwnEvents: the echo comes on the next tick as an `append` upsert, plus derived events
+    // emitOwnEvents: the echo comes on the next tick as an `append` upsert, plus derived events; the server's
+    // ack of the message (`sim.ackError` makes it an error ack) on the stanza callbacks, as Baileys's ws emits it
     process.nextTick(() => {
       if (this.closed) return
+      const attrs: Record<string, string> = { class: 'message', id: message.key.id ?? '', from: jid }
+      const error = this.ackErrors.shift()
+      if (error) attrs.error = error
+      this.ws.emit('CB:ack,class:message', { tag: 'ack', attrs })
       const echo = proto.WebMessageInfo.decode(proto.WebMessageInfo.encode(message).finish()) as WAMessage
       this.emitUpsert([echo], 'append')
     })
@@ -477,6 +484,10 @@ export class FakeSocket implements SocketLike {
       /** A raw frame arrived (keep-alive answer, any stanza). */
       frame(): void {
         sock.ws.emit('frame', { tag: 'iq', attrs: {} })
+      },
+      /** WhatsApp's server refuses the next send with this error code (463, 479, ...) in its ack. */
+      ackError(code: string): void {
+        sock.ackErrors.push(code)
       },
       /** The last message sent through sendMessage. */
       lastSent(): SentRecord | undefined {
