@@ -90,3 +90,30 @@ export function sendJid(to: ContactRef): string {
   if (to.lid) return toLidJid(to.lid)
   throw new Error('ContactRef without jid')
 }
+
+/** How WhatsApp addresses a one-to-one chat: by the person's phone number or by their LID. */
+export type ChatAddressing = 'pn' | 'lid'
+
+/** The addressing a chat's JID shows (`undefined` for groups and others). */
+export function addressingOf(jid: string | undefined | null): ChatAddressing | undefined {
+  if (!jid) return undefined
+  if (isLidUser(jid)) return 'lid'
+  if (isPnUser(jid) || jid.endsWith('@c.us')) return 'pn'
+  return undefined
+}
+
+/**
+ * The JID a reply goes to: the chat's own addressing, so the company's phone and WhatsApp Web keep one chat
+ * per person (a reply by LID to a chat WhatsApp addresses by number opens a second chat there). A person is
+ * written to by phone number unless the chat is LID-addressed (`addressing`, as WhatsApp last wrote in it) or
+ * no number is known; a group by its id.
+ */
+export function chatJid(to: ContactRef, addressing?: ChatAddressing): string {
+  const main = to.jid ? normalizeJid(to.jid) : undefined
+  if (main && isGroupJid(main)) return main
+  const pn = to.pn ?? pnFromJid(main)
+  const lid = to.lid ? toLidJid(to.lid) : main && isLidUser(main) ? main : undefined
+  if (addressing === 'lid' && lid) return lid
+  if (pn) return pnToJid(pn)
+  return sendJid(to)
+}
