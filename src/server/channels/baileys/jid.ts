@@ -7,6 +7,7 @@
  * - `lid`: the full LID JID, `<id>@lid` (a LID is not a phone number, so it keeps its server part).
  */
 import { isJidGroup, isLidUser, isPnUser, jidDecode, jidNormalizedUser } from '@whiskeysockets/baileys'
+import { numberForms } from '../../../shared/numbers'
 import type { ContactRef } from '../types'
 
 export const PN_SERVER = 's.whatsapp.net'
@@ -116,4 +117,19 @@ export function chatJid(to: ContactRef, addressing?: ChatAddressing): string {
   if (addressing === 'lid' && lid) return lid
   if (pn) return pnToJid(pn)
   return sendJid(to)
+}
+
+/**
+ * Every spelling of a number WhatsApp treats as one account, the given one first, so a number check matches
+ * the canonical JID WhatsApp answers with: both forms of a Brazilian mobile (`numberForms`: older accounts keep
+ * the 8-digit JID), Mexican mobiles with and without the 1 after 52, Argentinian ones with and without the 9
+ * after 54.
+ */
+export function whatsappNumberForms(digits: string): string[] {
+  const forms = numberForms(digits)
+  const mexico = /^52(1?)(\d{10})$/.exec(digits)
+  if (mexico) forms.push(mexico[1] ? `52${mexico[2]}` : `521${mexico[2]}`)
+  const argentina = /^54(9?)(\d{10})$/.exec(digits)
+  if (argentina) forms.push(argentina[1] ? `54${argentina[2]}` : `549${argentina[2]}`)
+  return forms
 }

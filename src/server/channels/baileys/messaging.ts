@@ -36,6 +36,7 @@ import {
   pnFromJid,
   sendJid,
   toLidJid,
+  whatsappNumberForms,
 } from './jid'
 import { baileysLogger, Lru, type MessageStore, type SocketLike, statusCodeOf } from './socket'
 import { MEDIA_UPLOAD_TIMEOUT_MS, mediaUploader } from './upload'
@@ -436,8 +437,15 @@ export class BaileysMessaging {
     return this.enqueue('ERR_WAPP_CHECK_CONTACT', async (sock) => {
       const digits = phones.map(digitsOnly)
       const found = (await sock.onWhatsApp(...digits.filter(Boolean))) ?? []
+      // WhatsApp answers with the JID it keeps, not the number as asked (a Brazilian mobile registered before
+      // the ninth digit, Mexico's 521, Argentina's 549), and its answer does not echo what was asked: a hit is
+      // one of the number's forms, the exact one first.
       return phones.map((phone, i) => {
-        const hit = found.find((f) => f.exists && pnFromJid(f.jid) === digits[i])
+        const asked = digits[i]
+        const forms = asked ? whatsappNumberForms(asked) : []
+        const hit = forms
+          .map((form) => found.find((f) => f.exists && pnFromJid(f.jid) === form))
+          .find((f) => f !== undefined)
         return hit ? { phone, exists: true, jid: hit.jid } : { phone, exists: false }
       })
     })
