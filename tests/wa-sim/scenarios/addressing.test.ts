@@ -46,28 +46,36 @@ async function customerWritesAttendantReplies(customerNumber: string, lidOnly: b
   expect(await settle(b, () => registered.received().some((e) => e.text === reply))).toBe(true)
   const entry = registered.received().find((e) => e.text === reply)!
   const stanza = sent.find((node) => node.attrs.id === entry.id)
-  const companion = simulator.running.sim.phones.latestCompanion(number)!
-  return { customer, entry, stanza, companion, phone: simulator.running.sim.requirePhone(number) }
+  const contact = b.h.deps.sqlite
+    .query<{ number: string | null; lid: string | null }, [number]>(
+      'SELECT c.number, c.lid FROM contacts c JOIN tickets t ON t.contact_id = c.id WHERE t.id = ?',
+    )
+    .get(ticketId)
+  return { customer, entry, stanza, contact, phone: simulator.running.sim.requirePhone(number) }
 }
 
 test('a customer writing by phone number gets the reply addressed to that number, not to their LID', async () => {
-  const { customer, entry, stanza, phone } = await customerWritesAttendantReplies(
+  const { customer, entry, stanza, phone, contact } = await customerWritesAttendantReplies(
     '5511988880701',
     false,
     'Olá! Como posso ajudar?',
   )
+  // WhatsApp named the LID too (`sender_lid`): Balcão knows both, and must still answer by number
+  expect(contact?.lid).toBeTruthy()
   expect(stanza?.attrs.to).toBe(`${customer.number}@s.whatsapp.net`)
   // the customer's phone saw the company by its number: the same chat it wrote in
   expect(entry.from.split('@')[1]).toBe('s.whatsapp.net')
   expect(entry.from.split(/[:@]/)[0]).toBe(phone.number)
 }, 30_000)
 
-test('a customer WhatsApp addresses by LID only gets the reply by LID', async () => {
-  const { customer, entry, stanza, phone } = await customerWritesAttendantReplies(
+test('a customer WhatsApp addresses by LID gets the reply by LID, though their number is known', async () => {
+  const { customer, entry, stanza, phone, contact } = await customerWritesAttendantReplies(
     '5511988880702',
     true,
     'Olá pelo LID',
   )
+  // WhatsApp named the number too (`sender_pn`): the chat's addressing, not the lack of a number, decides
+  expect(contact?.number).toBe(customer.number)
   expect(stanza?.attrs.to).toBe(customer.lid.includes('@') ? customer.lid : `${customer.lid}@lid`)
   expect(entry.from.split('@')[1]).toBe('lid')
   expect(entry.from.split(/[:@]/)[0]).toBe(phone.lidUser)
