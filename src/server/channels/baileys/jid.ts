@@ -7,6 +7,7 @@
  * - `lid`: the full LID JID, `<id>@lid` (a LID is not a phone number, so it keeps its server part).
  */
 import { isJidGroup, isLidUser, isPnUser, jidDecode, jidNormalizedUser } from '@whiskeysockets/baileys'
+import { numberForms } from '../../../shared/numbers'
 import type { ContactRef } from '../types'
 
 export const PN_SERVER = 's.whatsapp.net'
@@ -89,4 +90,46 @@ export function sendJid(to: ContactRef): string {
   if (to.pn) return pnToJid(to.pn)
   if (to.lid) return toLidJid(to.lid)
   throw new Error('ContactRef without jid')
+}
+
+/** How WhatsApp addresses a one-to-one chat: by the person's phone number or by their LID. */
+export type ChatAddressing = 'pn' | 'lid'
+
+/** The addressing a chat's JID shows (`undefined` for groups and others). */
+export function addressingOf(jid: string | undefined | null): ChatAddressing | undefined {
+  if (!jid) return undefined
+  if (isLidUser(jid)) return 'lid'
+  if (isPnUser(jid) || jid.endsWith('@c.us')) return 'pn'
+  return undefined
+}
+
+/**
+ * The JID a reply goes to: the chat's own addressing, so the company's phone and WhatsApp Web keep one chat
+ * per person (a reply by LID to a chat WhatsApp addresses by number opens a second chat there). A person is
+ * written to by phone number unless the chat is LID-addressed (`addressing`, as WhatsApp last wrote in it) or
+ * no number is known; a group by its id.
+ */
+export function chatJid(to: ContactRef, addressing?: ChatAddressing): string {
+  const main = to.jid ? normalizeJid(to.jid) : undefined
+  if (main && isGroupJid(main)) return main
+  const pn = to.pn ?? pnFromJid(main)
+  const lid = to.lid ? toLidJid(to.lid) : main && isLidUser(main) ? main : undefined
+  if (addressing === 'lid' && lid) return lid
+  if (pn) return pnToJid(pn)
+  return sendJid(to)
+}
+
+/**
+ * Every spelling of a number WhatsApp treats as one account, the given one first, so a number check matches
+ * the canonical JID WhatsApp answers with: both forms of a Brazilian mobile (`numberForms`: older accounts keep
+ * the 8-digit JID), Mexican mobiles with and without the 1 after 52, Argentinian ones with and without the 9
+ * after 54.
+ */
+export function whatsappNumberForms(digits: string): string[] {
+  const forms = numberForms(digits)
+  const mexico = /^52(1?)(\d{10})$/.exec(digits)
+  if (mexico) forms.push(mexico[1] ? `52${mexico[2]}` : `521${mexico[2]}`)
+  const argentina = /^54(9?)(\d{10})$/.exec(digits)
+  if (argentina) forms.push(argentina[1] ? `54${argentina[2]}` : `549${argentina[2]}`)
+  return forms
 }

@@ -27,7 +27,17 @@ import {
   refToKey,
 } from '../normalize'
 import type { ChannelEvent, ContactRef, MsgRef, OutboundContent, SendOptions } from '../types'
-import { digitsOnly, pnFromJid, sendJid } from './jid'
+import {
+  addressingOf,
+  type ChatAddressing,
+  chatJid,
+  digitsOnly,
+  jidUser,
+  pnFromJid,
+  sendJid,
+  toLidJid,
+  whatsappNumberForms,
+} from './jid'
 import { baileysLogger, Lru, type MessageStore, type SocketLike, statusCodeOf } from './socket'
 import { MEDIA_UPLOAD_TIMEOUT_MS, mediaUploader } from './upload'
 
@@ -65,6 +75,11 @@ export type SessionLink = {
 export class BaileysMessaging {
   private readonly recent: Lru<Uint8Array>
   private readonly sentIds = new Lru<true>(2_000)
+  /**
+   * How WhatsApp addresses each one-to-one chat, by the person's number and by their LID, as its last message
+   * showed: replies keep that addressing (`chatJid`).
+   */
+  private readonly chatAddressing = new Lru<ChatAddressing>(10_000)
   private outboundChain: Promise<unknown> = Promise.resolve()
 
   constructor(
@@ -97,6 +112,7 @@ export class BaileysMessaging {
       batch['messaging-history.status'] ||
       batch.call?.length
     if (!relevant) return
+    this.learnAddressing(batch['messages.upsert']?.messages ?? [])
     const pns = await this.resolveLids(sock, batch)
     const ctx: NormalizeContext = {
       download: (msg) => this.download(msg, sock),
@@ -117,6 +133,33 @@ export class BaileysMessaging {
       if (event.t === 'message' && event.raw && !event.undecryptable) this.recent.set(event.ref.id, event.raw)
       await this.link.emit(event)
     }
+  }
+
+  /** Notes the addressing of the chats these messages came in (their `remoteJid`: PN or LID). */
+  private learnAddressing(messages: WAMessage[]): void {
+    for (const { key } of messages) {
+      if (key.fromMe && key.id && this.sentIds.has(key.id)) continue // our own choice echoing back
+      const addressing = addressingOf(key.remoteJid)
+      if (!addressing) continue
+      for (const jid of [key.remoteJid, key.remoteJidAlt]) {
+        const user = jidUser(jid)
+        if (user) this.chatAddressing.set(user, addressing)
+      }
+    }
+  }
+
+  /** Where a message to `to` goes: the chat in the addressing WhatsApp uses for it (`chatJid`). */
+  private replyJid(to: ContactRef): string {
+    const users = [
+      to.lid ? jidUser(toLidJid(to.lid)) : undefined,
+      to.pn && digitsOnly(to.pn),
+      jidUser(to.jid),
+    ]
+    for (const user of users) {
+      const addressing = user ? this.chatAddressing.get<ChatAddressing>(user) : undefined
+      if (addressing) return chatJid(to, addressing)
+    }
+    return chatJid(to)
   }
 
   /** A message stanza WhatsApp withheld from linked devices (view once): a placeholder row (normalize.ts). */
@@ -337,7 +380,7 @@ export class BaileysMessaging {
 
   send(to: ContactRef, content: OutboundContent, options?: SendOptions): Promise<MsgRef> {
     return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
-      const jid = sendJid(to)
+      const jid = this.replyJid(to)
       const misc: MiscMessageGenerationOptions = {}
       const quoted = options?.quoted ? await this.quotedMessage(options.quoted) : undefined
       if (quoted) misc.quoted = quoted
@@ -371,7 +414,7 @@ export class BaileysMessaging {
       const original = raw.length ? decodeWAMessage(raw) : await this.quotedMessage(source)
       if (!original?.message) throw new AppError('ERR_FETCH_WAPP_MSG', 'nothing to forward')
       original.key = { ...refToKey(source), ...original.key }
-      const jid = sendJid(to)
+      const jid = this.replyJid(to)
       const { msg, serverAck } = await this.sendRaw(sock, jid, { forward: original })
       return sentRef(msg, jid, serverAck)
     })
@@ -386,7 +429,7 @@ export class BaileysMessaging {
 
   sendPresence(to: ContactRef, state: 'composing' | 'paused'): Promise<void> {
     return this.enqueue('ERR_SENDING_WAPP_MSG', async (sock) => {
-      await sock.sendPresenceUpdate(state, sendJid(to))
+      await sock.sendPresenceUpdate(state, this.replyJid(to))
     })
   }
 
@@ -394,8 +437,15 @@ export class BaileysMessaging {
     return this.enqueue('ERR_WAPP_CHECK_CONTACT', async (sock) => {
       const digits = phones.map(digitsOnly)
       const found = (await sock.onWhatsApp(...digits.filter(Boolean))) ?? []
+      // WhatsApp answers with the JID it keeps, not the number as asked (a Brazilian mobile registered before
+      // the ninth digit, Mexico's 521, Argentina's 549), and its answer does not echo what was asked: a hit is
+      // one of the number's forms, the exact one first.
       return phones.map((phone, i) => {
-        const hit = found.find((f) => f.exists && pnFromJid(f.jid) === digits[i])
+        const asked = digits[i]
+        const forms = asked ? whatsappNumberForms(asked) : []
+        const hit = forms
+          .map((form) => found.find((f) => f.exists && pnFromJid(f.jid) === form))
+          .find((f) => f !== undefined)
         return hit ? { phone, exists: true, jid: hit.jid } : { phone, exists: false }
       })
     })
