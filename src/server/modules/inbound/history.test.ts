@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { proto } from '@whiskeysockets/baileys'
 import type { SessionUpdate } from '../../../shared/api'
 import { normalizeBaileysEvents } from '../../channels/normalize'
-import { IMPORT_IDLE_MS } from './history'
+import { IMPORT_IDLE_MS, IMPORT_SETTLE_MS } from './history'
 import { count, messagesOf, sandboxHarness, ticketsOf } from './testing'
 
 const DAY = 24 * 60 * 60 * 1000
@@ -52,6 +52,9 @@ describe('history import', () => {
     await net.syncHistory(conn.id, history.slice(0, 3), { progress: 40 })
     expect((await (await h.as(h.a.admin)).get(`/whatsapp/${conn.id}`)).body.status).toBe('importing')
     await net.syncHistory(conn.id, history.slice(3), { progress: 100 })
+    // the sandbox's history is an INITIAL_BOOTSTRAP: complete once no RECENT chunk follows for a few seconds
+    await h.clock.tick(IMPORT_SETTLE_MS)
+    await h.inbound.idle()
 
     const updates = sessions(events, h.a.id)
     expect(updates.map((s) => [s.status, s.progress])).toEqual([
@@ -96,6 +99,8 @@ describe('history import', () => {
     const history = historyOf(now)
     await net.syncHistory(conn.id, history, { progress: 100 })
     await net.syncHistory(conn.id, history, { progress: 100 })
+    await h.clock.tick(IMPORT_SETTLE_MS)
+    await h.inbound.idle()
     expect(count(h, 'messages')).toBe(history.length + 1)
     const tickets = ticketsOf(h)
     expect(tickets).toHaveLength(3)
