@@ -149,6 +149,30 @@ describe('history import', () => {
     expect(ticketsOf(h).map((t) => t.status)).toEqual(['closed', 'closed'])
   })
 
+  // issue 20, defect 14 (the late chunk of a completed sync: scenario tests/wa-sim/scenarios/history-status)
+  test("the status shows 'importing' once per sync: bootstrap, RECENT chunks, Baileys's completions", async () => {
+    const now = Date.parse('2026-11-21T12:00:00Z')
+    const { h, net, conn } = await sandboxHarness({ importOldMessages: isoDay(now - 10 * DAY) })
+    const events = h.recordEvents()
+    const ref = { id: conn.id, companyId: h.a.id }
+    const recent = (progress: number, complete?: boolean) => ({
+      t: 'history' as const,
+      messages: [],
+      progress,
+      syncType: 'RECENT',
+      ...(complete ? { complete } : {}),
+    })
+    // Baileys's "complete" for the bootstrap comes before its chunk: no import under way, nothing to show
+    await h.inbound.history.chunk(ref, { ...recent(100, true), syncType: 'INITIAL_BOOTSTRAP' })
+    expect(sessions(events, h.a.id)).toEqual([])
+    // the sandbox's history is an INITIAL_BOOTSTRAP at 100 %: RECENT chunks may follow, the import goes on
+    await net.syncHistory(conn.id, historyOf(now), { progress: 100 })
+    await h.inbound.history.chunk(ref, recent(50))
+    await h.inbound.history.chunk(ref, recent(100, true))
+    const statuses = sessions(events, h.a.id).map((s) => s.status)
+    expect(statuses.filter((s, i) => s !== statuses[i - 1])).toEqual(['importing', 'CONNECTED'])
+  })
+
   test("a history sync on one company's connection never touches another company", async () => {
     const now = Date.parse('2026-11-21T12:00:00Z')
     const { h, net, conn, connB } = await sandboxHarness(
