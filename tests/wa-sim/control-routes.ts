@@ -16,7 +16,7 @@ const requireNumber = (value: unknown): string => {
 
 const readFlags = (body: Record<string, unknown>): Partial<PhoneFlags> => {
   const flags: Partial<PhoneFlags> = {}
-  for (const name of ['refresh', 'passkeyRequired', 'rejectVersion'] as const) {
+  for (const name of ['refresh', 'passkeyRequired', 'rejectVersion', 'history'] as const) {
     if (typeof body[name] === 'boolean') flags[name] = body[name]
   }
   return flags

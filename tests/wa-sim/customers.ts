@@ -39,6 +39,11 @@ export class CustomerNetwork implements UsyncDirectory {
     return customer
   }
 
+  /** Every customer of the network, in creation order (the company phones' address book, for history sync). */
+  all(): Registered[] {
+    return [...this.customers.values()]
+  }
+
   find(number: string): Registered | undefined {
     for (const variant of phoneVariants(number)) {
       const found = this.customers.get(variant)
@@ -55,7 +60,7 @@ export class CustomerNetwork implements UsyncDirectory {
     return this.find(decoded.user)
   }
 
-  private phoneDevice(number: string): CustomerDevice {
+  phoneDevice(number: string): CustomerDevice {
     let device = this.phoneDevices.get(number)
     if (!device) {
       device = new CustomerDevice({ phone: number, lid: this.sim.requirePhone(number).lidUser, device: 0 })

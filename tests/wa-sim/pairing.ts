@@ -159,6 +159,7 @@ const login = async (
   })
   for (const hook of sim.onLogin) await hook(connection)
   deliverQueue(sim, phone, connection)
+  for (const hook of sim.onOnline) await hook(connection)
 }
 
 /** What waited while the companion was away, then the end-of-offline marker Baileys flushes on. */

@@ -33,6 +33,8 @@ export type Companion = {
   platform: string
   bundle: CompanionBundle
   linkedAt: number
+  /** When the phone sent this companion its history sync (once, after the first login following the link). */
+  historySentAt?: number
 }
 
 export type PhoneFlags = {
@@ -42,6 +44,12 @@ export type PhoneFlags = {
   passkeyRequired: boolean
   /** Logins from this account's companions are refused as an outdated client (405). */
   rejectVersion: boolean
+  /**
+   * After a companion's first login following a link, the phone sends it a history sync (INITIAL_BOOTSTRAP
+   * with its contacts and their LID/phone pairs), as WhatsApp does. Off: nothing is sent and Baileys waits
+   * its 20 s in `AwaitingInitialSync` (the old behaviour).
+   */
+  history: boolean
 }
 
 export type Phone = {
@@ -59,7 +67,12 @@ export type Phone = {
   queue: BinaryNode[]
 }
 
-export const DEFAULT_FLAGS: PhoneFlags = { refresh: true, passkeyRequired: false, rejectVersion: false }
+export const DEFAULT_FLAGS: PhoneFlags = {
+  refresh: true,
+  passkeyRequired: false,
+  rejectVersion: false,
+  history: true,
+}
 
 const randomLidUser = (): string => {
   let digits = String(1 + Math.floor(Math.random() * 9))

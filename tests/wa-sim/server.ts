@@ -200,6 +200,8 @@ export class Simulator {
   readonly verbose: boolean
   /** Extension points for the login flow: what a fresh login receives after `<success>`. */
   readonly onLogin: ((connection: CompanionConnection) => void | Promise<void>)[] = []
+  /** After the queue and `<ib><offline/>`: what the server sends live once the companion is online. */
+  readonly onOnline: ((connection: CompanionConnection) => void | Promise<void>)[] = []
 
   constructor(private readonly options: SimulatorOptions = {}) {
     this.verbose = options.verbose ?? process.env.WA_SIM_VERBOSE === '1'

@@ -4,6 +4,7 @@
 import type { SimulatorRoot } from './certs'
 import { registerCoreRoutes } from './control-routes'
 import { type CustomerNetwork, registerCustomers } from './customers'
+import { registerHistorySync } from './history-sync'
 import { registerDefaultIqHandlers } from './iq-handlers'
 import { MediaStore } from './media/index.ts'
 import { handleClientPayload } from './pairing'
@@ -39,6 +40,7 @@ export const createSimulator = (options: SimulatorOptions = {}) => {
   const customers = registerCustomers(sim, (bytes, kind, mimetype) =>
     media.uploadForCustomer(bytes, kind, mimetype),
   )
+  registerHistorySync(sim, customers, media)
   return { sim, customers, media }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { proto } from '@whiskeysockets/baileys'
 import type { SessionUpdate } from '../../../shared/api'
 import { normalizeBaileysEvents } from '../../channels/normalize'
-import { IMPORT_IDLE_MS } from './history'
+import { IMPORT_IDLE_MS, IMPORT_SETTLE_MS } from './history'
 import { count, messagesOf, sandboxHarness, ticketsOf } from './testing'
 
 const DAY = 24 * 60 * 60 * 1000
@@ -52,6 +52,9 @@ describe('history import', () => {
     await net.syncHistory(conn.id, history.slice(0, 3), { progress: 40 })
     expect((await (await h.as(h.a.admin)).get(`/whatsapp/${conn.id}`)).body.status).toBe('importing')
     await net.syncHistory(conn.id, history.slice(3), { progress: 100 })
+    // the sandbox's history is an INITIAL_BOOTSTRAP: complete once no RECENT chunk follows for a few seconds
+    await h.clock.tick(IMPORT_SETTLE_MS)
+    await h.inbound.idle()
 
     const updates = sessions(events, h.a.id)
     expect(updates.map((s) => [s.status, s.progress])).toEqual([
@@ -96,6 +99,8 @@ describe('history import', () => {
     const history = historyOf(now)
     await net.syncHistory(conn.id, history, { progress: 100 })
     await net.syncHistory(conn.id, history, { progress: 100 })
+    await h.clock.tick(IMPORT_SETTLE_MS)
+    await h.inbound.idle()
     expect(count(h, 'messages')).toBe(history.length + 1)
     const tickets = ticketsOf(h)
     expect(tickets).toHaveLength(3)
@@ -142,6 +147,30 @@ describe('history import', () => {
     await h.inbound.idle()
     expect(status()).toBe('CONNECTED')
     expect(ticketsOf(h).map((t) => t.status)).toEqual(['closed', 'closed'])
+  })
+
+  // issue 20, defect 14 (the late chunk of a completed sync: scenario tests/wa-sim/scenarios/history-status)
+  test("the status shows 'importing' once per sync: bootstrap, RECENT chunks, Baileys's completions", async () => {
+    const now = Date.parse('2026-11-21T12:00:00Z')
+    const { h, net, conn } = await sandboxHarness({ importOldMessages: isoDay(now - 10 * DAY) })
+    const events = h.recordEvents()
+    const ref = { id: conn.id, companyId: h.a.id }
+    const recent = (progress: number, complete?: boolean) => ({
+      t: 'history' as const,
+      messages: [],
+      progress,
+      syncType: 'RECENT',
+      ...(complete ? { complete } : {}),
+    })
+    // Baileys's "complete" for the bootstrap comes before its chunk: no import under way, nothing to show
+    await h.inbound.history.chunk(ref, { ...recent(100, true), syncType: 'INITIAL_BOOTSTRAP' })
+    expect(sessions(events, h.a.id)).toEqual([])
+    // the sandbox's history is an INITIAL_BOOTSTRAP at 100 %: RECENT chunks may follow, the import goes on
+    await net.syncHistory(conn.id, historyOf(now), { progress: 100 })
+    await h.inbound.history.chunk(ref, recent(50))
+    await h.inbound.history.chunk(ref, recent(100, true))
+    const statuses = sessions(events, h.a.id).map((s) => s.status)
+    expect(statuses.filter((s, i) => s !== statuses[i - 1])).toEqual(['importing', 'CONNECTED'])
   })
 
   test("a history sync on one company's connection never touches another company", async () => {

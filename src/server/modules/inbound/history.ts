@@ -13,6 +13,13 @@
  * counts), tickets opened for them take the conversation's own times and `imported = 1` (until a live message
  * arrives in them). While chunks arrive the connection shows 'importing' with the sync's progress; the import
  * ends when WhatsApp says it is complete (100 %) or 60 s after the last chunk.
+ *
+ * The status shows 'importing' once per sync, not once per chunk (issue 20, defect 14): WhatsApp sends a fresh
+ * link an INITIAL_BOOTSTRAP chunk, then RECENT ones up to 100 %, and Baileys says "complete" for the bootstrap
+ * the moment it arrives (before its chunk) and for RECENT before its last chunk is downloaded. So a completion
+ * with no import under way shows nothing, the bootstrap's completion ends the import only after a few quiet
+ * seconds (IMPORT_SETTLE_MS: a RECENT chunk keeps it going), and a chunk of a sync that already completed is
+ * stored without opening the import again.
  */
 
 import type { HistoryChunk, InboundMessage } from '../../channels/types'
@@ -25,6 +32,8 @@ import type { ConnectionRef } from './store'
 
 /** Without a chunk for this long, the import is over. */
 export const IMPORT_IDLE_MS = 60_000
+/** After the INITIAL_BOOTSTRAP says it is complete, this long without a RECENT chunk ends the import. */
+export const IMPORT_SETTLE_MS = 5_000
 /** Messages per transaction. */
 const SLICE = 200
 
@@ -36,6 +45,8 @@ export type ImportSettings = {
 }
 
 type ImportState = { chunks: number; progress: number; timer: TimerHandle | undefined }
+/** The sync an import ended with, and when: its late chunks belong to it. */
+type Completed = { syncType: string | undefined; at: number }
 
 /** Stores one slice of history in one transaction; returns the tickets it changed. */
 export type StoreSlice = (conn: ConnectionRef, messages: InboundMessage[]) => Set<number>
@@ -68,6 +79,7 @@ export function importSettingsOf(deps: Pick<Deps, 'sqlite' | 'clock'>, connectio
 export class HistoryImporter {
   private readonly imports = new Map<number, ImportState>()
   private readonly finishing = new Set<Promise<void>>()
+  private readonly completed = new Map<number, Completed>()
 
   constructor(
     private readonly deps: Deps,
@@ -83,18 +95,40 @@ export class HistoryImporter {
     const settings = importSettingsOf(this.deps, conn.id)
     const from = settings.from
     if (from === null) return
-    const state = this.begin(conn, chunk)
+    const importing = this.imports.has(conn.id)
+    // a completion (Baileys's status) with no import under way: nothing to show
+    if (!importing && !chunk.messages.length) return
     const wanted = chunk.messages.filter(
       (m) => m.timestamp >= from && m.timestamp < settings.until && (settings.groups || !m.isGroup),
     )
+    const ended = this.completed.get(conn.id)
+    if (
+      !importing &&
+      ended &&
+      ended.syncType === chunk.syncType &&
+      this.deps.clock.now() - ended.at < IMPORT_IDLE_MS
+    ) {
+      // the last chunk of a sync WhatsApp already called complete: stored quietly, as part of that import
+      await this.store(conn, wanted)
+      if (settings.closeAfter) this.closeImported(conn)
+      return
+    }
+    const state = this.begin(conn, chunk)
+    await this.store(conn, wanted)
+    if (!chunk.complete) this.armIdle(conn, state, IMPORT_IDLE_MS)
+    // the bootstrap's completion is not the sync's when RECENT chunks follow it: a few quiet seconds first
+    else if (chunk.syncType === 'INITIAL_BOOTSTRAP')
+      this.armIdle(conn, state, IMPORT_SETTLE_MS, { syncType: chunk.syncType })
+    else await this.finish(conn, { syncType: chunk.syncType })
+  }
+
+  private async store(conn: ConnectionRef, wanted: InboundMessage[]) {
     for (let i = 0; i < wanted.length; i += SLICE) {
       const changed = this.storeSlice(conn, wanted.slice(i, i + SLICE))
       if (changed.size) this.publishTickets([...changed])
       // let live traffic and requests in between slices
       if (i + SLICE < wanted.length) await new Promise<void>((resolve) => setImmediate(resolve))
     }
-    if (chunk.complete) await this.finish(conn)
-    else this.armIdle(conn, state)
   }
 
   /** Ends every import (shutdown). */
@@ -102,6 +136,7 @@ export class HistoryImporter {
     for (const state of this.imports.values())
       if (state.timer !== undefined) this.deps.clock.clearTimeout(state.timer)
     this.imports.clear()
+    this.completed.clear()
   }
 
   async idle() {
@@ -121,20 +156,28 @@ export class HistoryImporter {
     return state
   }
 
-  private armIdle(conn: ConnectionRef, state: ImportState) {
+  private armIdle(
+    conn: ConnectionRef,
+    state: ImportState,
+    ms: number,
+    completed?: { syncType: string | undefined },
+  ) {
     if (state.timer !== undefined) this.deps.clock.clearTimeout(state.timer)
     state.timer = this.deps.clock.setTimeout(() => {
       state.timer = undefined
-      const done = this.finish(conn).finally(() => this.finishing.delete(done))
+      const done = this.finish(conn, completed).finally(() => this.finishing.delete(done))
       this.finishing.add(done)
-    }, IMPORT_IDLE_MS)
+    }, ms)
   }
 
   /** The import is over: its tickets close when the connection says so, and the connection is CONNECTED again. */
-  private async finish(conn: ConnectionRef) {
+  /** `completed`: WhatsApp said this sync is complete (not the idle timer). */
+  private async finish(conn: ConnectionRef, completed?: { syncType: string | undefined }) {
     const state = this.imports.get(conn.id)
     if (state?.timer !== undefined) this.deps.clock.clearTimeout(state.timer)
     this.imports.delete(conn.id)
+    if (completed) this.completed.set(conn.id, { ...completed, at: this.deps.clock.now() })
+    else this.completed.delete(conn.id)
     const settings = importSettingsOf(this.deps, conn.id)
     if (settings.closeAfter) this.closeImported(conn)
     this.deps.channels.reportImport(conn.id, null)
