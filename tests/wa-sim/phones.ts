@@ -42,6 +42,12 @@ export type PhoneFlags = {
   passkeyRequired: boolean
   /** Logins from this account's companions are refused as an outdated client (405). */
   rejectVersion: boolean
+  /**
+   * The companion's live socket is deaf: the server answers its pings and iqs but delivers no message, receipt,
+   * notification, call or ack to it (they queue, as while offline) until the flag is lifted or the companion
+   * logs in again (a new login delivers the queue and is not deaf).
+   */
+  deaf: boolean
 }
 
 export type Phone = {
@@ -59,7 +65,12 @@ export type Phone = {
   queue: BinaryNode[]
 }
 
-export const DEFAULT_FLAGS: PhoneFlags = { refresh: true, passkeyRequired: false, rejectVersion: false }
+export const DEFAULT_FLAGS: PhoneFlags = {
+  refresh: true,
+  passkeyRequired: false,
+  rejectVersion: false,
+  deaf: false,
+}
 
 const randomLidUser = (): string => {
   let digits = String(1 + Math.floor(Math.random() * 9))
