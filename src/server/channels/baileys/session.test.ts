@@ -399,15 +399,19 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     expect(await code).toBe('ABCD1234')
   })
 
-  test('the watchdog recreates a silent socket; activity keeps it', async () => {
+  // Changed with issue 20 defect 9: a pong (`sim.frame()`, an iq) no longer counts as life; a delivery does.
+  test('the watchdog recycles a socket nothing is delivered to; pongs do not keep it, a delivery does', async () => {
     const t = await connected({ session: { watchdogMs: 10 * 60_000 } })
     const first = t.f.current
     t.clock.advance(6 * 60_000)
-    first.sim.frame()
+    first.ws.emit('frame', { tag: 'receipt', attrs: { id: 'r1' } })
     t.clock.advance(6 * 60_000)
     await settle()
     expect(t.f.sockets).toHaveLength(1)
-    t.clock.advance(10 * 60_000)
+    for (let minute = 0; minute < 10; minute++) {
+      first.sim.frame()
+      t.clock.advance(60_000)
+    }
     await settle()
     expect(t.f.sockets).toHaveLength(2)
     expect(first.closed).toBe(true)

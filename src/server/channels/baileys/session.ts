@@ -69,7 +69,11 @@ export type BaileysSessionOptions = {
   version?: WAVersion
   /** Fetches the current WA Web version after a 405; failures keep the version in use. Default: none. */
   fetchVersion?: () => Promise<WAVersion | undefined>
-  /** No frame or event for this long while CONNECTED: end and recreate the socket. 0 disables. Default 30 min. */
+  /**
+   * Nothing delivered (no message, receipt, notification, call or server ack; pongs do not count) for this long
+   * while CONNECTED: end the socket and log in again with the stored creds (see `armWatchdog`). 0 disables.
+   * Default 30 min.
+   */
   watchdogMs?: number
   /** Sockets that may show QR codes before giving up with TIMEOUT. Default 3. */
   maxQrSockets?: number
@@ -184,7 +188,8 @@ export class BaileysChannelSession implements ChannelSession {
   private retries = 0
   private reconnectTimer: TimerHandle
   private watchdogTimer: TimerHandle
-  private lastActivity = 0
+  /** When WhatsApp last delivered a stanza to the current socket (see `DELIVERY_STANZAS`). */
+  private lastDelivery = 0
   private qrSockets = 0
   private qrOnThisSocket = 0
   private qrAttempt = 0
@@ -383,9 +388,9 @@ export class BaileysChannelSession implements ChannelSession {
       return
     }
     this.sock = sock
-    this.lastActivity = this.options.clock.now()
-    sock.ws?.on('frame', () => {
-      if (gen === this.generation) this.lastActivity = this.options.clock.now()
+    this.lastDelivery = this.options.clock.now()
+    sock.ws?.on('frame', (...args: unknown[]) => {
+      if (gen === this.generation && isDelivery(args[0])) this.lastDelivery = this.options.clock.now()
     })
     // view-once messages reach linked devices as `<unavailable>` stanzas Baileys acknowledges and drops: the
     // inbox still shows a row (in the inbound chain, so in order with the rest)
@@ -404,7 +409,6 @@ export class BaileysChannelSession implements ChannelSession {
       if (gen === this.generation) void this.refreshRegistration(sock, gen)
     })
     sock.ev.process((events) => {
-      if (gen === this.generation) this.lastActivity = this.options.clock.now()
       // Creds are written here, synchronously, before anything else runs: not behind the inbound chain (slow
       // media or history would hold them), and for every socket, retired ones too (Baileys mutated this
       // socket's creds in place; dropping the update would leave the disk behind the keys it already wrote).
@@ -460,7 +464,7 @@ export class BaileysChannelSession implements ChannelSession {
       this.retries = 0
       this.qrSockets = 0
       this.qrAttempt = 0
-      this.lastActivity = this.options.clock.now()
+      this.lastDelivery = this.options.clock.now()
       const me = sock.user ? contactRef(sock.user.id, sock.user.lid) : undefined
       await this.setStatus('CONNECTED', me ? { me } : {})
       this.armWatchdog()
@@ -669,22 +673,34 @@ export class BaileysChannelSession implements ChannelSession {
     })
   }
 
+  /**
+   * The watchdog for deaf sockets. A socket is alive when WhatsApp delivers to it: a message, a receipt, a
+   * notification, a call, or the server's ack of something we sent. Pongs and other iq answers prove only that
+   * the transport is up: a deaf socket (WhatsApp stopped routing to it) keeps answering them while what customers
+   * write waits in WhatsApp's offline queue, so they do not count. A quiet number legitimately receives nothing,
+   * and no query proves delivery works (iqs take the path pongs take); what does prove it is a login, because
+   * WhatsApp hands a fresh login everything it queued before `<ib><offline>`. So the rule: while CONNECTED, when
+   * nothing was delivered for `watchdogMs`, recycle the socket: end it (its buffered events still reach the inbound
+   * chain) and log in again with the stored creds. A busy number never recycles; a deaf one recycles within
+   * `watchdogMs` of its last delivery, sends included (a send on a deaf socket gets no ack, so it adds no delivery);
+   * a quiet number pays one login per `watchdogMs` (30 min by default).
+   */
   private armWatchdog(): void {
     this.clearTimer('watchdogTimer')
     if (!this.watchdogMs) return
-    const due = this.lastActivity + this.watchdogMs - this.options.clock.now()
+    const due = this.lastDelivery + this.watchdogMs - this.options.clock.now()
     this.watchdogTimer = this.clock.setTimeout(
       () => {
         this.watchdogTimer = undefined
         if (!this.running || this._status !== 'CONNECTED') return
-        const idle = this.options.clock.now() - this.lastActivity
+        const idle = this.options.clock.now() - this.lastDelivery
         if (idle < this.watchdogMs) return this.armWatchdog()
-        this.options.log.warn('baileys: watchdog recreates a silent socket', {
+        this.options.log.warn('baileys: watchdog recycles a socket with no deliveries', {
           connectionId: this.connectionId,
           idleMs: idle,
         })
         void this.setStatus('OPENING', {
-          detail: `watchdog: no activity for ${Math.round(idle / 60_000)} min`,
+          detail: `watchdog: nothing delivered for ${Math.round(idle / 60_000)} min, logging in again`,
           statusReason: 'no_network',
         }).then(() => this.connect())
       },
@@ -767,6 +783,16 @@ export class BaileysChannelSession implements ChannelSession {
   reuploadMedia(raw: Uint8Array): Promise<Uint8Array> {
     return this.messaging.reuploadMedia(raw)
   }
+}
+
+/** The stanzas that prove WhatsApp delivers to a socket (the watchdog's measure); iqs, pongs included, do not. */
+const DELIVERY_STANZAS = new Set(['message', 'receipt', 'notification', 'call', 'ack'])
+
+/** Whether a frame Baileys's ws emitted (a decoded node, or raw bytes before the handshake ends) is a delivery. */
+function isDelivery(frame: unknown): boolean {
+  if (!frame || typeof frame !== 'object' || frame instanceof Uint8Array) return false
+  const tag = (frame as Partial<BinaryNode>).tag
+  return typeof tag === 'string' && DELIVERY_STANZAS.has(tag)
 }
 
 /** Hands Baileys's buffered events over now (its buffer holds them until the offline burst ends). */
