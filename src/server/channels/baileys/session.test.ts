@@ -1036,6 +1036,27 @@ describe('BaileysChannelSession: outbound', () => {
     await settle()
     await t.clock.tick(5_000)
     expect(await pending).toMatchObject({ fromMe: true, serverAck: false })
+    // issue 20 defect 9: nothing else reached the socket meanwhile, so it is deaf: recycled at once
+    await settle()
+    expect(t.f.sockets).toHaveLength(2)
+    expect(sock.closed).toBe(true)
+    expect(t.of('status').at(-1)?.detail).toContain('no server ack')
+  })
+
+  test('a send without a server ack on a socket that keeps receiving is not a deaf socket: no recycle', async () => {
+    const t = await connected({ session: { serverAckTimeoutMs: 5_000 } })
+    const sock = t.f.current
+    sock.ws.removeAllListeners('CB:ack,class:message')
+    const emit = sock.ws.emit.bind(sock.ws)
+    sock.ws.emit = (event: string | symbol, ...args: unknown[]) =>
+      event === 'CB:ack,class:message' ? false : emit(event, ...args)
+    const pending = t.session.send({ jid: CUSTOMER }, { kind: 'text', body: 'sem ack' })
+    await settle()
+    sock.ws.emit('frame', { tag: 'message', attrs: { id: 'in-1' } })
+    await t.clock.tick(5_000)
+    expect(await pending).toMatchObject({ serverAck: false })
+    await settle()
+    expect(t.f.sockets).toHaveLength(1)
   })
 
   test('a send cut by the socket closing (428) is ERR_WAPP_NOT_INITIALIZED: nothing left, it may go again', async () => {

@@ -190,6 +190,10 @@ export class BaileysChannelSession implements ChannelSession {
   private watchdogTimer: TimerHandle
   /** When WhatsApp last delivered a stanza to the current socket (see `DELIVERY_STANZAS`). */
   private lastDelivery = 0
+  /** Deliveries to the current socket so far: a send's check asks whether any came while it waited. */
+  private deliveries = 0
+  /** The current socket's WebSocket closed (its close event may still wait in the inbound chain). */
+  private socketClosed = false
   private qrSockets = 0
   private qrOnThisSocket = 0
   private qrAttempt = 0
@@ -389,8 +393,17 @@ export class BaileysChannelSession implements ChannelSession {
     }
     this.sock = sock
     this.lastDelivery = this.options.clock.now()
+    this.deliveries = 0
+    this.socketClosed = false
+    sock.ws?.on('close', () => {
+      if (gen === this.generation) this.socketClosed = true
+    })
     sock.ws?.on('frame', (...args: unknown[]) => {
-      if (gen === this.generation && isDelivery(args[0])) this.lastDelivery = this.options.clock.now()
+      if (gen === this.generation && isDelivery(args[0])) this.noteDelivery()
+    })
+    // the server's acks of our sends, also on their own stanza event (some sockets emit no raw frames)
+    sock.ws?.on('CB:ack,class:message', () => {
+      if (gen === this.generation) this.noteDelivery()
     })
     // view-once messages reach linked devices as `<unavailable>` stanzas Baileys acknowledges and drops: the
     // inbox still shows a row (in the inbound chain, so in order with the rest)
@@ -682,9 +695,50 @@ export class BaileysChannelSession implements ChannelSession {
    * WhatsApp hands a fresh login everything it queued before `<ib><offline>`. So the rule: while CONNECTED, when
    * nothing was delivered for `watchdogMs`, recycle the socket: end it (its buffered events still reach the inbound
    * chain) and log in again with the stored creds. A busy number never recycles; a deaf one recycles within
-   * `watchdogMs` of its last delivery, sends included (a send on a deaf socket gets no ack, so it adds no delivery);
-   * a quiet number pays one login per `watchdogMs` (30 min by default).
+   * `watchdogMs` of its last delivery, or as soon as one of our sends goes unacked (`watchedSend`); a quiet number
+   * pays one login per `watchdogMs` (30 min by default).
    */
+  private noteDelivery(): void {
+    this.lastDelivery = this.options.clock.now()
+    this.deliveries += 1
+  }
+
+  /**
+   * The faster half of the watchdog, for a number that sends: WhatsApp acks every message within milliseconds,
+   * so a send of ours that got no server ack (messaging.ts waits `serverAckTimeoutMs`) on a socket to which
+   * nothing at all was delivered meanwhile proves that socket deaf: recycle it now rather than after `watchdogMs`.
+   * A missing ack while other stanzas keep arriving is WhatsApp's business, not a deaf socket: no recycle.
+   */
+  private async watchedSend<T extends MsgRef>(send: () => Promise<T>): Promise<T> {
+    const gen = this.generation
+    const before = this.deliveries
+    const ref = await send()
+    if (
+      ref.serverAck === false &&
+      this.watchdogMs &&
+      gen === this.generation &&
+      this.deliveries === before &&
+      // a send cut by a close (logout, replaced, network) is the close's business: handleClose decides
+      !this.socketClosed &&
+      this.sock !== undefined &&
+      this.running &&
+      this._status === 'CONNECTED'
+    ) {
+      this.options.log.warn('baileys: watchdog recycles a socket that acked no send', {
+        connectionId: this.connectionId,
+        msgId: ref.id,
+      })
+      this.recycle('watchdog: a send got no server ack and nothing else arrived, logging in again')
+    }
+    return ref
+  }
+
+  /** Ends the current socket and logs in again with the stored creds (its buffered events still go in). */
+  private recycle(detail: string): void {
+    this.clearTimer('watchdogTimer')
+    void this.setStatus('OPENING', { detail, statusReason: 'no_network' }).then(() => this.connect())
+  }
+
   private armWatchdog(): void {
     this.clearTimer('watchdogTimer')
     if (!this.watchdogMs) return
@@ -699,10 +753,7 @@ export class BaileysChannelSession implements ChannelSession {
           connectionId: this.connectionId,
           idleMs: idle,
         })
-        void this.setStatus('OPENING', {
-          detail: `watchdog: nothing delivered for ${Math.round(idle / 60_000)} min, logging in again`,
-          statusReason: 'no_network',
-        }).then(() => this.connect())
+        this.recycle(`watchdog: nothing delivered for ${Math.round(idle / 60_000)} min, logging in again`)
       },
       Math.max(1, due),
     )
@@ -737,7 +788,7 @@ export class BaileysChannelSession implements ChannelSession {
   // --- messaging (messaging.ts) --------------------------------------------------------------------------
 
   send(to: ContactRef, content: OutboundContent, options?: SendOptions): Promise<MsgRef> {
-    return this.messaging.send(to, content, options)
+    return this.watchedSend(() => this.messaging.send(to, content, options))
   }
 
   react(target: MsgRef, emoji: string): Promise<void> {
@@ -753,7 +804,7 @@ export class BaileysChannelSession implements ChannelSession {
   }
 
   forward(to: ContactRef, source: MsgRef, raw: Uint8Array): Promise<MsgRef> {
-    return this.messaging.forward(to, source, raw)
+    return this.watchedSend(() => this.messaging.forward(to, source, raw))
   }
 
   markRead(refs: MsgRef[]): Promise<void> {
