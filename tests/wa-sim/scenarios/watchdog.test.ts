@@ -5,8 +5,10 @@
  * forever and the customer's message waited on the server.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test'
+import { SERVER_ACK_TIMEOUT_MS } from '../../../src/server/channels/baileys/messaging'
 import { DEFAULT_WATCHDOG_MS } from '../../../src/server/channels/baileys/session'
 import { type Balcao, type ScenarioSimulator, startBalcao, startScenarioSimulator } from './balcao'
+import { messageRow, untilValue } from './conversation'
 import { newCustomer, rowsByWid, settle } from './inbound'
 
 let simulator: ScenarioSimulator
@@ -90,4 +92,42 @@ test('a deaf socket that answers pings is recycled by the watchdog; the new logi
   expect(rows.map((row) => row.wid)).toEqual([hello, waiting])
   expect(rows[1]!.body).toBe('alguém aí?')
   expect(rows[1]!.ticketId).toBe(rows[0]!.ticketId)
+}, 45_000)
+
+test('a reply that gets no server ack on a deaf socket recycles it at once; its delivery receipt comes on the new login', async () => {
+  const b = await startBalcao(simulator)
+  balcao = b
+  const number = await simulator.newPhone({ refresh: false })
+  const id = await b.link(number)
+  await b.h.deps.jobs.start(['outbound'])
+  const bia = await newCustomer(simulator, '5511988880952', number, 'Bia')
+  // the server's ack of Baileys's receipt for `hello` is the last delivery before the phone goes deaf: a late one
+  // would (rightly) tell the session the socket still hears
+  const receiptAcked = new Promise<string>((resolve) =>
+    b.sockets
+      .at(-1)!
+      .ws.on('CB:ack,class:receipt', (node: { attrs: { id: string } }) => resolve(node.attrs.id)),
+  )
+  const hello = await bia.text('oi')
+  const ticketId = await untilValue(b, () => rowsByWid(b, [hello])[0]?.ticketId, 'the first message stored')
+  expect(await receiptAcked).toBe(hello)
+  expect((await b.admin.put(`/tickets/${ticketId}`, { status: 'open' })).status).toBe(200)
+
+  await simulator.control(`/control/phones/${number}/flags`, { deaf: true })
+  const res = await b.admin.post(`/messages/${ticketId}`, { body: 'Já vou ver' })
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  const messageId = (res.body as { message: { id: number } }).message.id
+  // WhatsApp took the reply and the customer got it; only the deaf socket hears nothing back (no ack, no receipt)
+  const customer = simulator.running.customers.find(bia.number)!.customer
+  expect(await settle(b, () => customer.received().some((entry) => entry.text === 'Já vou ver'))).toBe(true)
+  const socketsBefore = b.sockets.length
+
+  await b.clock.tick(SERVER_ACK_TIMEOUT_MS)
+  expect(await settle(b, () => b.sockets.length > socketsBefore)).toBe(true)
+  await b.connected(id)
+  // the customer's delivery receipt waited on the server: the new login brings it (Baileys may hold it 20 s, as above)
+  expect(
+    await untilValue(b, () => (messageRow(b, messageId).ack >= 2 ? true : undefined), 'ack 2', 25_000),
+  ).toBe(true)
+  expect(b.sockets.length).toBe(socketsBefore + 1)
 }, 45_000)
