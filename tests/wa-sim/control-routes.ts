@@ -16,7 +16,7 @@ const requireNumber = (value: unknown): string => {
 
 const readFlags = (body: Record<string, unknown>): Partial<PhoneFlags> => {
   const flags: Partial<PhoneFlags> = {}
-  for (const name of ['refresh', 'passkeyRequired', 'rejectVersion', 'history'] as const) {
+  for (const name of ['refresh', 'passkeyRequired', 'rejectVersion', 'history', 'deaf'] as const) {
     if (typeof body[name] === 'boolean') flags[name] = body[name]
   }
   return flags
@@ -47,6 +47,19 @@ const phoneOf = ({ sim, params }: RouteContext): Phone => {
   return phone
 }
 
+/**
+ * Makes the phone's live companion sockets deaf, or hears them again: lifting the flag delivers what the deaf
+ * socket missed, in order, to the socket itself (no `<ib><offline>`: it never went away).
+ */
+const setDeaf = (sim: Simulator, phone: Phone, deaf: boolean): void => {
+  for (const companion of phone.companions.values()) {
+    const connection = sim.loggedIn.get(companion.jid)
+    if (!connection) continue
+    connection.deaf = deaf
+    if (!deaf) for (const node of phone.queue.splice(0)) connection.send(node)
+  }
+}
+
 export const registerCoreRoutes = (sim: Simulator): void => {
   const { routes } = sim
   routes.on('GET', '/control/root', ({ sim }) => sim.root)
@@ -57,8 +70,15 @@ export const registerCoreRoutes = (sim: Simulator): void => {
   routes.on('GET', '/control/phones/:number', (context) => describePhone(context.sim, phoneOf(context)))
   routes.on('POST', '/control/phones/:number/flags', (context) => {
     const phone = phoneOf(context)
-    Object.assign(phone.flags, readFlags(context.body))
+    const flags = readFlags(context.body)
+    Object.assign(phone.flags, flags)
+    if (flags.deaf !== undefined) setDeaf(context.sim, phone, flags.deaf)
     return describePhone(context.sim, phone)
+  })
+  // A fresh login is never deaf: it gets the queue (pairing.ts) and everything after it.
+  sim.onLogin.push((connection) => {
+    const phone = connection.companion && sim.phones.get(connection.companion.phoneNumber)
+    if (phone) phone.flags.deaf = false
   })
   routes.on('POST', '/control/phones/:number/scan', (context) => {
     if (typeof context.body.qr !== 'string') throw new ControlError(400, 'qr is required')

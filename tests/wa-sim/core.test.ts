@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
-import { firstQr, memoryAuth, within } from './baileys-client'
+import { firstQr, memoryAuth, type TestClient, within } from './baileys-client'
 import { type LinkOutcome, makeHarness } from './harness'
 import { type RunningSimulator, startSimulator } from './start'
 import { distrustSimulator, trustSimulator } from './trust'
@@ -318,5 +318,72 @@ describe('ending', () => {
     await within(back.opened, 5_000, 'open again')
     expect(await within(probe, 5_000, 'queued notification')).toBe('probe-1')
     expect((await control<{ queued: number }>(`/control/phones/${number}`)).json.queued).toBe(0)
+  })
+})
+
+describe('a deaf socket (phone flag deaf)', () => {
+  const probe = (id: string) => ({
+    tag: 'notification',
+    attrs: { from: 's.whatsapp.net', type: 'sim_probe', id, t: String(Math.floor(Date.now() / 1000)) },
+  })
+  /** The sim_probe notifications a client received, and a promise of the next one. */
+  const probesOf = (listening: TestClient) => {
+    const ids: string[] = []
+    let waiter: ((id: string) => void) | undefined
+    listening.sock.ws.on('CB:notification,type:sim_probe', (node: { attrs: { id: string } }) => {
+      ids.push(node.attrs.id)
+      waiter?.(node.attrs.id)
+    })
+    return { ids, next: () => new Promise<string>((resolve) => (waiter = resolve)) }
+  }
+  const queued = async (number: string) =>
+    (await control<{ queued: number }>(`/control/phones/${number}`)).json.queued
+
+  test('answers pings but delivers nothing until the flag is lifted; then the socket gets what it missed', async () => {
+    const number = await newPhone({ refresh: false })
+    const first = await pairAndLogin(number)
+    first.sock.end(undefined)
+    const live = client(first.auth, { keepAliveIntervalMs: 100 })
+    await within(live.opened, 5_000, 'open')
+    const probes = probesOf(live)
+
+    const { json } = await control<{ flags: { deaf: boolean } }>(`/control/phones/${number}/flags`, {
+      deaf: true,
+    })
+    expect(json.flags.deaf).toBe(true)
+    simulator.sim.sendToCompanion(number, probe('deaf-1'))
+    expect(await queued(number)).toBe(1)
+    await within(observeIq('w:p', 'get', undefined, 3), 5_000, 'three pings answered while deaf')
+    expect(await Promise.race([live.closed, Promise.resolve('still open')])).toBe('still open')
+    expect(probes.ids).toEqual([])
+
+    const delivered = probes.next()
+    await control(`/control/phones/${number}/flags`, { deaf: false })
+    expect(await within(delivered, 5_000, 'the withheld notification')).toBe('deaf-1')
+    expect(await queued(number)).toBe(0)
+  })
+
+  test('a new login of the companion gets the queue and is not deaf', async () => {
+    const number = await newPhone({ refresh: false })
+    const first = await pairAndLogin(number)
+    const probes = probesOf(first)
+    await control(`/control/phones/${number}/flags`, { deaf: true })
+    simulator.sim.sendToCompanion(number, probe('missed-1'))
+    expect(await queued(number)).toBe(1)
+    first.sock.end(undefined)
+
+    const again = client(first.auth)
+    const after = probesOf(again)
+    const delivered = after.next()
+    await within(again.opened, 5_000, 'open again')
+    expect(await within(delivered, 5_000, 'the queued notification')).toBe('missed-1')
+    expect(probes.ids).toEqual([])
+    const state = await control<{ flags: { deaf: boolean }; queued: number }>(`/control/phones/${number}`)
+    expect(state.json.flags.deaf).toBe(false)
+    expect(state.json.queued).toBe(0)
+
+    const live = after.next()
+    simulator.sim.sendToCompanion(number, probe('live-1'))
+    expect(await within(live, 5_000, 'a live notification')).toBe('live-1')
   })
 })

@@ -50,6 +50,12 @@ export type PhoneFlags = {
    * its 20 s in `AwaitingInitialSync` (the old behaviour).
    */
   history: boolean
+  /**
+   * The companion's live socket is deaf: the server answers its pings and iqs but delivers no message, receipt,
+   * notification, call or ack to it (they queue, as while offline) until the flag is lifted or the companion
+   * logs in again (a new login delivers the queue and is not deaf).
+   */
+  deaf: boolean
 }
 
 export type Phone = {
@@ -72,6 +78,7 @@ export const DEFAULT_FLAGS: PhoneFlags = {
   passkeyRequired: false,
   rejectVersion: false,
   history: true,
+  deaf: false,
 }
 
 const randomLidUser = (): string => {

@@ -45,11 +45,19 @@ type Pending = { resolve: (node: BinaryNode) => void; reject: (error: Error) => 
 
 let connectionIds = 0
 
+/**
+ * What a deaf socket does not get: the delivery stanzas. Pings and other iqs are still answered, which is what
+ * makes such a socket look alive to a client that trusts pongs.
+ */
+export const WITHHELD_FROM_DEAF = new Set(['message', 'receipt', 'notification', 'call', 'ack'])
+
 export class CompanionConnection {
   readonly id = ++connectionIds
   companion: Companion | undefined
   registration: Registration | undefined
   closed = false
+  /** Set through the phone's `deaf` flag (see `WITHHELD_FROM_DEAF`); a new login is never deaf. */
+  deaf = false
   private readonly noise = new ServerNoise()
   private readonly reader = new FrameReader()
   private stage: 'hello' | 'finish' | 'transport' = 'hello'
@@ -135,8 +143,23 @@ export class CompanionConnection {
 
   send(node: BinaryNode): void {
     if (this.closed) return
+    if (this.deaf && WITHHELD_FROM_DEAF.has(node.tag)) {
+      this.withhold(node)
+      return
+    }
     this.sim.trace('send', this, node)
     this.sendRaw(encodeBinaryNode(node))
+  }
+
+  /**
+   * A deaf socket's deliveries wait in the phone's queue, as while offline: the next login (or lifting the flag)
+   * delivers them. Acks answer stanzas of this socket only, so they are lost with it, as WhatsApp's would be.
+   */
+  private withhold(node: BinaryNode): void {
+    this.sim.trace('withheld', this, node)
+    if (node.tag === 'ack') return
+    const phone = this.companion && this.sim.phones.get(this.companion.phoneNumber)
+    phone?.queue.push(node)
   }
 
   nextId(): string {
@@ -283,7 +306,7 @@ export class Simulator {
     if (this.verbose) console.error(`[wa-sim] ${message}`, error ?? '')
   }
 
-  trace(direction: 'send' | 'recv', connection: CompanionConnection, node: BinaryNode): void {
+  trace(direction: 'send' | 'recv' | 'withheld', connection: CompanionConnection, node: BinaryNode): void {
     if (this.verbose) {
       const children = Array.isArray(node.content) ? node.content.map((child) => child.tag).join(',') : ''
       console.error(

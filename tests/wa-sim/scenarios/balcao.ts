@@ -71,6 +71,8 @@ export type BalcaoOptions = {
   qrTimeout?: number
   /** How long one media upload may take (default the product's). */
   mediaUploadTimeoutMs?: number
+  /** Baileys's ping interval (real time; default Baileys's 30 s). */
+  keepAliveIntervalMs?: number
 }
 
 /** Balcão (test harness, manual clock) whose real Baileys sessions connect to `simulator`. */
@@ -93,6 +95,7 @@ export async function startBalcao(simulator: ScenarioSimulator, options: BalcaoO
     socketTimeouts: {
       ...SCENARIO_TIMEOUTS,
       ...(options.qrTimeout ? { qrTimeout: options.qrTimeout } : {}),
+      ...(options.keepAliveIntervalMs ? { keepAliveIntervalMs: options.keepAliveIntervalMs } : {}),
     },
     socketFactory: (config) => {
       const sock = makeWASocket(config)

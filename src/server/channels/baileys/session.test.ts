@@ -399,15 +399,19 @@ describe('BaileysChannelSession: connection lifecycle', () => {
     expect(await code).toBe('ABCD1234')
   })
 
-  test('the watchdog recreates a silent socket; activity keeps it', async () => {
+  // Changed with issue 20 defect 9: a pong (`sim.frame()`, an iq) no longer counts as life; a delivery does.
+  test('the watchdog recycles a socket nothing is delivered to; pongs do not keep it, a delivery does', async () => {
     const t = await connected({ session: { watchdogMs: 10 * 60_000 } })
     const first = t.f.current
     t.clock.advance(6 * 60_000)
-    first.sim.frame()
+    first.ws.emit('frame', { tag: 'receipt', attrs: { id: 'r1' } })
     t.clock.advance(6 * 60_000)
     await settle()
     expect(t.f.sockets).toHaveLength(1)
-    t.clock.advance(10 * 60_000)
+    for (let minute = 0; minute < 10; minute++) {
+      first.sim.frame()
+      t.clock.advance(60_000)
+    }
     await settle()
     expect(t.f.sockets).toHaveLength(2)
     expect(first.closed).toBe(true)
@@ -1032,6 +1036,27 @@ describe('BaileysChannelSession: outbound', () => {
     await settle()
     await t.clock.tick(5_000)
     expect(await pending).toMatchObject({ fromMe: true, serverAck: false })
+    // issue 20 defect 9: nothing else reached the socket meanwhile, so it is deaf: recycled at once
+    await settle()
+    expect(t.f.sockets).toHaveLength(2)
+    expect(sock.closed).toBe(true)
+    expect(t.of('status').at(-1)?.detail).toContain('no server ack')
+  })
+
+  test('a send without a server ack on a socket that keeps receiving is not a deaf socket: no recycle', async () => {
+    const t = await connected({ session: { serverAckTimeoutMs: 5_000 } })
+    const sock = t.f.current
+    sock.ws.removeAllListeners('CB:ack,class:message')
+    const emit = sock.ws.emit.bind(sock.ws)
+    sock.ws.emit = (event: string | symbol, ...args: unknown[]) =>
+      event === 'CB:ack,class:message' ? false : emit(event, ...args)
+    const pending = t.session.send({ jid: CUSTOMER }, { kind: 'text', body: 'sem ack' })
+    await settle()
+    sock.ws.emit('frame', { tag: 'message', attrs: { id: 'in-1' } })
+    await t.clock.tick(5_000)
+    expect(await pending).toMatchObject({ serverAck: false })
+    await settle()
+    expect(t.f.sockets).toHaveLength(1)
   })
 
   test('a send cut by the socket closing (428) is ERR_WAPP_NOT_INITIALIZED: nothing left, it may go again', async () => {

@@ -69,7 +69,11 @@ export type BaileysSessionOptions = {
   version?: WAVersion
   /** Fetches the current WA Web version after a 405; failures keep the version in use. Default: none. */
   fetchVersion?: () => Promise<WAVersion | undefined>
-  /** No frame or event for this long while CONNECTED: end and recreate the socket. 0 disables. Default 30 min. */
+  /**
+   * Nothing delivered (no message, receipt, notification, call or server ack; pongs do not count) for this long
+   * while CONNECTED: end the socket and log in again with the stored creds (see `armWatchdog`). 0 disables.
+   * Default 30 min.
+   */
   watchdogMs?: number
   /** Sockets that may show QR codes before giving up with TIMEOUT. Default 3. */
   maxQrSockets?: number
@@ -184,7 +188,12 @@ export class BaileysChannelSession implements ChannelSession {
   private retries = 0
   private reconnectTimer: TimerHandle
   private watchdogTimer: TimerHandle
-  private lastActivity = 0
+  /** When WhatsApp last delivered a stanza to the current socket (see `DELIVERY_STANZAS`). */
+  private lastDelivery = 0
+  /** Deliveries to the current socket so far: a send's check asks whether any came while it waited. */
+  private deliveries = 0
+  /** The current socket's WebSocket closed (its close event may still wait in the inbound chain). */
+  private socketClosed = false
   private qrSockets = 0
   private qrOnThisSocket = 0
   private qrAttempt = 0
@@ -383,9 +392,18 @@ export class BaileysChannelSession implements ChannelSession {
       return
     }
     this.sock = sock
-    this.lastActivity = this.options.clock.now()
-    sock.ws?.on('frame', () => {
-      if (gen === this.generation) this.lastActivity = this.options.clock.now()
+    this.lastDelivery = this.options.clock.now()
+    this.deliveries = 0
+    this.socketClosed = false
+    sock.ws?.on('close', () => {
+      if (gen === this.generation) this.socketClosed = true
+    })
+    sock.ws?.on('frame', (...args: unknown[]) => {
+      if (gen === this.generation && isDelivery(args[0])) this.noteDelivery()
+    })
+    // the server's acks of our sends, also on their own stanza event (some sockets emit no raw frames)
+    sock.ws?.on('CB:ack,class:message', () => {
+      if (gen === this.generation) this.noteDelivery()
     })
     // view-once messages reach linked devices as `<unavailable>` stanzas Baileys acknowledges and drops: the
     // inbox still shows a row (in the inbound chain, so in order with the rest)
@@ -404,7 +422,6 @@ export class BaileysChannelSession implements ChannelSession {
       if (gen === this.generation) void this.refreshRegistration(sock, gen)
     })
     sock.ev.process((events) => {
-      if (gen === this.generation) this.lastActivity = this.options.clock.now()
       // Creds are written here, synchronously, before anything else runs: not behind the inbound chain (slow
       // media or history would hold them), and for every socket, retired ones too (Baileys mutated this
       // socket's creds in place; dropping the update would leave the disk behind the keys it already wrote).
@@ -460,7 +477,7 @@ export class BaileysChannelSession implements ChannelSession {
       this.retries = 0
       this.qrSockets = 0
       this.qrAttempt = 0
-      this.lastActivity = this.options.clock.now()
+      this.lastDelivery = this.options.clock.now()
       const me = sock.user ? contactRef(sock.user.id, sock.user.lid) : undefined
       await this.setStatus('CONNECTED', me ? { me } : {})
       this.armWatchdog()
@@ -669,24 +686,74 @@ export class BaileysChannelSession implements ChannelSession {
     })
   }
 
+  /**
+   * The watchdog for deaf sockets. A socket is alive when WhatsApp delivers to it: a message, a receipt, a
+   * notification, a call, or the server's ack of something we sent. Pongs and other iq answers prove only that
+   * the transport is up: a deaf socket (WhatsApp stopped routing to it) keeps answering them while what customers
+   * write waits in WhatsApp's offline queue, so they do not count. A quiet number legitimately receives nothing,
+   * and no query proves delivery works (iqs take the path pongs take); what does prove it is a login, because
+   * WhatsApp hands a fresh login everything it queued before `<ib><offline>`. So the rule: while CONNECTED, when
+   * nothing was delivered for `watchdogMs`, recycle the socket: end it (its buffered events still reach the inbound
+   * chain) and log in again with the stored creds. A busy number never recycles; a deaf one recycles within
+   * `watchdogMs` of its last delivery, or as soon as one of our sends goes unacked (`watchedSend`); a quiet number
+   * pays one login per `watchdogMs` (30 min by default).
+   */
+  private noteDelivery(): void {
+    this.lastDelivery = this.options.clock.now()
+    this.deliveries += 1
+  }
+
+  /**
+   * The faster half of the watchdog, for a number that sends: WhatsApp acks every message within milliseconds,
+   * so a send of ours that got no server ack (messaging.ts waits `serverAckTimeoutMs`) on a socket to which
+   * nothing at all was delivered meanwhile proves that socket deaf: recycle it now rather than after `watchdogMs`.
+   * A missing ack while other stanzas keep arriving is WhatsApp's business, not a deaf socket: no recycle.
+   */
+  private async watchedSend<T extends MsgRef>(send: () => Promise<T>): Promise<T> {
+    const gen = this.generation
+    const before = this.deliveries
+    const ref = await send()
+    if (
+      ref.serverAck === false &&
+      this.watchdogMs &&
+      gen === this.generation &&
+      this.deliveries === before &&
+      // a send cut by a close (logout, replaced, network) is the close's business: handleClose decides
+      !this.socketClosed &&
+      this.sock !== undefined &&
+      this.running &&
+      this._status === 'CONNECTED'
+    ) {
+      this.options.log.warn('baileys: watchdog recycles a socket that acked no send', {
+        connectionId: this.connectionId,
+        msgId: ref.id,
+      })
+      this.recycle('watchdog: a send got no server ack and nothing else arrived, logging in again')
+    }
+    return ref
+  }
+
+  /** Ends the current socket and logs in again with the stored creds (its buffered events still go in). */
+  private recycle(detail: string): void {
+    this.clearTimer('watchdogTimer')
+    void this.setStatus('OPENING', { detail, statusReason: 'no_network' }).then(() => this.connect())
+  }
+
   private armWatchdog(): void {
     this.clearTimer('watchdogTimer')
     if (!this.watchdogMs) return
-    const due = this.lastActivity + this.watchdogMs - this.options.clock.now()
+    const due = this.lastDelivery + this.watchdogMs - this.options.clock.now()
     this.watchdogTimer = this.clock.setTimeout(
       () => {
         this.watchdogTimer = undefined
         if (!this.running || this._status !== 'CONNECTED') return
-        const idle = this.options.clock.now() - this.lastActivity
+        const idle = this.options.clock.now() - this.lastDelivery
         if (idle < this.watchdogMs) return this.armWatchdog()
-        this.options.log.warn('baileys: watchdog recreates a silent socket', {
+        this.options.log.warn('baileys: watchdog recycles a socket with no deliveries', {
           connectionId: this.connectionId,
           idleMs: idle,
         })
-        void this.setStatus('OPENING', {
-          detail: `watchdog: no activity for ${Math.round(idle / 60_000)} min`,
-          statusReason: 'no_network',
-        }).then(() => this.connect())
+        this.recycle(`watchdog: nothing delivered for ${Math.round(idle / 60_000)} min, logging in again`)
       },
       Math.max(1, due),
     )
@@ -721,7 +788,7 @@ export class BaileysChannelSession implements ChannelSession {
   // --- messaging (messaging.ts) --------------------------------------------------------------------------
 
   send(to: ContactRef, content: OutboundContent, options?: SendOptions): Promise<MsgRef> {
-    return this.messaging.send(to, content, options)
+    return this.watchedSend(() => this.messaging.send(to, content, options))
   }
 
   react(target: MsgRef, emoji: string): Promise<void> {
@@ -737,7 +804,7 @@ export class BaileysChannelSession implements ChannelSession {
   }
 
   forward(to: ContactRef, source: MsgRef, raw: Uint8Array): Promise<MsgRef> {
-    return this.messaging.forward(to, source, raw)
+    return this.watchedSend(() => this.messaging.forward(to, source, raw))
   }
 
   markRead(refs: MsgRef[]): Promise<void> {
@@ -767,6 +834,16 @@ export class BaileysChannelSession implements ChannelSession {
   reuploadMedia(raw: Uint8Array): Promise<Uint8Array> {
     return this.messaging.reuploadMedia(raw)
   }
+}
+
+/** The stanzas that prove WhatsApp delivers to a socket (the watchdog's measure); iqs, pongs included, do not. */
+const DELIVERY_STANZAS = new Set(['message', 'receipt', 'notification', 'call', 'ack'])
+
+/** Whether a frame Baileys's ws emitted (a decoded node, or raw bytes before the handshake ends) is a delivery. */
+function isDelivery(frame: unknown): boolean {
+  if (!frame || typeof frame !== 'object' || frame instanceof Uint8Array) return false
+  const tag = (frame as Partial<BinaryNode>).tag
+  return typeof tag === 'string' && DELIVERY_STANZAS.has(tag)
 }
 
 /** Hands Baileys's buffered events over now (its buffer holds them until the offline burst ends). */
