@@ -283,10 +283,8 @@ describe('WhatsApp (Baileys) against the simulator, in a browser', () => {
     expect(voiceBytes.subarray(0, 4).toString('latin1')).toBe('OggS')
     expect(voiceBytes.includes(Buffer.from('OpusHead'))).toBe(true)
 
-    // Balcão stored the three as sent, acknowledged by the server. Not asserted: "delivered" (ack 2). The
-    // customer's devices answer each with a delivery receipt, yet the replies stay at ack 1, most likely issue
-    // 20 defect 5: Baileys folds a receipt into the buffered `append` upsert of our own send
-    // (Utils/event-buffer.js, 'messages.update'), and Balcão skips that upsert (baileys/messaging.ts).
+    // Balcão stored the three as sent and delivered (ack 2): the customer's devices answer each with a delivery
+    // receipt, which Baileys may fold into its buffered echo of our own send (issue 20 defect 5).
     const { tickets } = await api<{ tickets: { id: number; contact: { name: string } }[] }>(
       '/tickets?status=open&showAll=true',
     )
@@ -294,8 +292,8 @@ describe('WhatsApp (Baileys) against the simulator, in a browser', () => {
     type Row = { fromMe: boolean; mediaType: string; ack: number; sendState: string | null; ptt: boolean }
     const replies = await until(
       async () => (await api<{ messages: Row[] }>(`/messages/${ticketId}`)).messages.filter((m) => m.fromMe),
-      (rows) => rows.length === 3 && rows.every((m) => m.sendState === 'sent' && m.ack >= 1),
-      'the three replies stored as sent',
+      (rows) => rows.length === 3 && rows.every((m) => m.sendState === 'sent' && m.ack >= 2),
+      'the three replies stored as sent and delivered',
     )
     expect(replies.map((m) => [m.mediaType, m.ptt])).toEqual([
       ['chat', false],
