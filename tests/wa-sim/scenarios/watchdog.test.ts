@@ -103,14 +103,19 @@ test('a reply that gets no server ack on a deaf socket recycles it at once; its 
   const bia = await newCustomer(simulator, '5511988880952', number, 'Bia')
   // the server's ack of Baileys's receipt for `hello` is the last delivery before the phone goes deaf: a late one
   // would (rightly) tell the session the socket still hears
-  const receiptAcked = new Promise<string>((resolve) =>
-    b.sockets
-      .at(-1)!
-      .ws.on('CB:ack,class:receipt', (node: { attrs: { id: string } }) => resolve(node.attrs.id)),
-  )
+  // (the phone's history after the link is acked too: wait for the one of `hello`)
+  const acked = new Set<string>()
+  let ackedNow: (() => void) | undefined
+  b.sockets.at(-1)!.ws.on('CB:ack,class:receipt', (node: { attrs: { id: string } }) => {
+    acked.add(node.attrs.id)
+    ackedNow?.()
+  })
   const hello = await bia.text('oi')
   const ticketId = await untilValue(b, () => rowsByWid(b, [hello])[0]?.ticketId, 'the first message stored')
-  expect(await receiptAcked).toBe(hello)
+  await new Promise<void>((resolve) => {
+    ackedNow = () => acked.has(hello) && resolve()
+    ackedNow()
+  })
   expect((await b.admin.put(`/tickets/${ticketId}`, { status: 'open' })).status).toBe(200)
 
   await simulator.control(`/control/phones/${number}/flags`, { deaf: true })
